@@ -1,0 +1,4 @@
+#ifndef PUSHNODE_CYAML_SHIM_H
+#define PUSHNODE_CYAML_SHIM_H
+#include <yaml.h>
+#endif

@@ -1,0 +1,1 @@
+// HTTPClient: filled in by its issue.

@@ -1,0 +1,1 @@
+// PushClient: filled in by its issue.

@@ -1,0 +1,1 @@
+// PushProtocol: filled in by its issue.

@@ -1,0 +1,1 @@
+// PushServer: filled in by its issue.

@@ -1,0 +1,32 @@
+import Foundation
+
+/// `pushnode <command> …`: each command lives in its own file as a `run(_:)` function.
+let usage = """
+usage: pushnode <command> [options]
+
+  serve [--config FILE]            run the node (no config: embedded default on 127.0.0.1:8765)
+  check [--config FILE]            validate config and credentials, print live platforms
+  keys account [--out FILE]        new account key: {"accountId", "seed"}
+  keys vapid [--out FILE]          new VAPID key: {"publicKey"}, PEM written to FILE
+  keys derive --metadata-key HEX --read-key HEX
+                                   space push key and payload key from ACL material
+  payload seal --key BASE64        plaintext on stdin -> sealed base64 on stdout
+  payload open --key BASE64        sealed base64 on stdin -> plaintext on stdout
+"""
+
+let argv = Array(CommandLine.arguments.dropFirst())
+do {
+    let args = try Arguments(argv)
+    guard let command = args.positional.first, !args.switches.contains("help") else {
+        print(usage)
+        exit(0)
+    }
+    switch command {
+    case "help": print(usage)
+    default: throw CLIError("unknown command '\(command)'\n\(usage)")
+    }
+} catch let error as CLIError {
+    Output.fail(error.description)
+} catch {
+    Output.fail("\(error)")
+}
