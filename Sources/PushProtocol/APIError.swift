@@ -1,0 +1,63 @@
+/// An error the API answers with: HTTP status, stable `error.code`, human message, and the
+/// JSON path of the field at fault when one field is.
+///
+/// Codes are the strings of PROTOCOL.md §2–§4; never compare messages, compare codes.
+public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var status: Int
+    public var code: Code
+    public var message: String
+    public var field: String?
+    /// Seconds for a `Retry-After` header (429 only).
+    public var retryAfter: Int?
+
+    public init(status: Int, code: Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(status) \(code.rawValue): \(message)" + (field.map { " (\($0))" } ?? "") }
+
+    /// A stable error code string.
+    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+
+        public static let requestMalformed: Code = "request.malformed"
+        public static let missingField: Code = "request.missing_field"
+        public static let invalidField: Code = "request.invalid_field"
+        public static let tooLarge: Code = "request.too_large"
+        public static let rateLimited: Code = "rate_limited"
+        public static let platformDisabled: Code = "platform.disabled"
+        public static let `internal`: Code = "internal"
+        public static let notFound: Code = "not_found"
+        public static let methodNotAllowed: Code = "method_not_allowed"
+
+        public static let authMissing: Code = "auth.missing"
+        public static let authMalformed: Code = "auth.malformed"
+        public static let authInvalidSignature: Code = "auth.invalid_signature"
+        public static let authExpired: Code = "auth.expired"
+        public static let authReplayed: Code = "auth.replayed"
+
+        public static let spaceSignatureInvalid: Code = "space.signature_invalid"
+        public static let topicSignatureInvalid: Code = "topic.signature_invalid"
+        public static let messageSignatureInvalid: Code = "message.signature_invalid"
+        public static let payloadTooLarge: Code = "payload.too_large"
+        public static let tokenEndpointNotRoutable: Code = "token.endpoint_not_routable"
+    }
+
+    // Constructors for the common cases.
+    public static func malformed(_ message: String) -> APIError {
+        APIError(status: 400, code: .requestMalformed, message: message)
+    }
+    public static func missing(_ field: String) -> APIError {
+        APIError(status: 400, code: .missingField, message: "\(field) is required", field: field)
+    }
+    public static func invalid(_ field: String, _ message: String) -> APIError {
+        APIError(status: 400, code: .invalidField, message: message, field: field)
+    }
+    public static let internalError = APIError(status: 500, code: .internal, message: "internal error")
+}

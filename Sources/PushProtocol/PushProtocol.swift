@@ -1,1 +1,0 @@
-// PushProtocol: filled in by its issue.

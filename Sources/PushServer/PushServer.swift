@@ -1,1 +1,0 @@
-// PushServer: filled in by its issue.
