@@ -33,9 +33,10 @@ $(VENV)/.ready: Tests/Interop/requirements.txt
 	$(PY) -m pip install -q --disable-pip-version-check -r Tests/Interop/requirements.txt
 	touch $@
 
-swift-test: deps
+## Swift tests; suites that start mock providers use the venv's Python (PUSHNODE_PYTHON).
+swift-test: deps venv
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	PUSHNODE_PYTHON=$(CURDIR)/$(PY) swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
 ## Interop and integration tests run against the release binaries.
 interop: release venv
