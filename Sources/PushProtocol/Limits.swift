@@ -1,0 +1,21 @@
+/// The request limits of PROTOCOL §7 (`limits.*`), shared by every door.
+public struct Limits: Sendable, Equatable, Codable {
+    /// Largest sealed payload after base64 decoding (`payload.too_large` above it).
+    public var maxPayloadBytes: Int
+    /// Most topics in one request.
+    public var maxTopicsPerRequest: Int
+    /// Most topics one account may hold.
+    public var maxSubscriptions: Int
+    /// Largest HTTP request body (`request.too_large` above it).
+    public var maxBodyBytes: Int
+
+    public init(maxPayloadBytes: Int = 2816, maxTopicsPerRequest: Int = 256, maxSubscriptions: Int = 10_000,
+                maxBodyBytes: Int = 4 * 1024 * 1024) {
+        self.maxPayloadBytes = maxPayloadBytes
+        self.maxTopicsPerRequest = maxTopicsPerRequest
+        self.maxSubscriptions = maxSubscriptions
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    public static let `default` = Limits()
+}
