@@ -17,11 +17,15 @@ enum KeysCommand {
 
     /// `keys account [--out FILE]`: a fresh account key. Without `--out`: `{"accountId", "seed"}`.
     /// With `--out`: the hex seed and a newline go to FILE (mode 0600) and stdout gets only
-    /// `{"accountId"}`, so the secret never passes through a terminal or a log.
+    /// `{"accountId"}`, so the secret never passes through a terminal or a log. An existing
+    /// FILE is never overwritten: it may hold the only copy of another account's key.
     static func account(_ args: Arguments) throws {
         let key = AccountKey.generate()
         let seedHex = Hex.encode(key.keyPair.seed)
         if let path = args.options["out"] {
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw CLIError("\(path) already exists; not overwriting a key file")
+            }
             try Output.writeSecret(seedHex + "\n", to: path)
             Output.json(["accountId": key.accountID.string])
         } else {

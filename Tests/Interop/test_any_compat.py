@@ -401,6 +401,11 @@ def test_keys_account_out_writes_the_seed_0600_and_keeps_it_off_stdout(pushnode_
     seed = bytes.fromhex(path.read_text().strip())
     assert out["accountId"] == account_id(bytes(SigningKey(seed).verify_key))
 
+    rc, again, err = run_cli(pushnode_bin, "keys", "account", "--out", str(path), check=False)
+    assert (rc, again) == (2, b"")
+    assert "already exists" in err
+    assert bytes.fromhex(path.read_text().strip()) == seed
+
 
 def test_unknown_subcommands_exit_2(pushnode_bin):
     for args in (["keys", "nope"], ["keys"], ["payload", "nope"]):
