@@ -23,6 +23,8 @@ do {
     }
     switch command {
     case "help": print(usage)
+    case "keys": try KeysCommand.run(args)
+    case "payload": try PayloadCommand.run(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }
 } catch let error as CLIError {
