@@ -8,10 +8,10 @@ enum Fixtures {
     static let now = Date(timeIntervalSince1970: 1_735_689_600)
     static let notificationId = "8a7c2f0e-5b1d-4f7a-9c3e-2d6b1a0f9e84"
     static let groupId = "fc3e510dcc38f783dd3923b72b9846d73a71648f21ee5e375f0c3597d069470e"
-    /// Standard base64 with `+` and `/`, which must reach the wire unescaped.
+    /// Standard base64 with `+` and `/`, which must reach the wire unescaped; a 64-byte signature.
     static let message = DeliveryJob.SealedMessage(
         payload: "q83vASNFZ4mrze8BI0VniavN7wEjRWeJ+/8AAQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHw==",
-        signature: "3q2+7wABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=",
+        signature: "3q2+7wABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ow==",
         keyId: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
     )
     static let fcmToken = "dXk3Zk9wUnE6APA91bHq_example-token_0123456789"
