@@ -3,20 +3,10 @@
 /// The gateways write their bodies with this rather than `JSONSerialization`, which on Linux
 /// escapes every `/` (base64 is full of them: ~3% more bytes against 4 KB provider limits)
 /// and does not keep member order.
-enum JSONValue: Sendable, Equatable {
+enum JSONValue: Sendable {
     case string(String)
     case int(Int)
     case object([(String, JSONValue)])
-
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a == b
-        case (.int(let a), .int(let b)): return a == b
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: return false
-        }
-    }
 
     /// An object of string members.
     static func strings(_ pairs: [(String, String)]) -> JSONValue {
