@@ -1,0 +1,122 @@
+import Foundation
+import PushProtocol
+
+/// Apple Push Notification service over HTTP/2 with token (JWT) auth, for the `apns` and
+/// `apns_voip` platforms: request building and answer classification (`APNsGateway+Classify`),
+/// no I/O.
+///
+/// - SeeAlso: reference/PROVIDERS.md "APNs", PROTOCOL §5.
+public struct APNsGateway: PushGateway {
+    /// Where requests go.
+    public enum Host: Sendable, Equatable {
+        /// Per registration: `development` → sandbox, anything else → production.
+        case byEnvironment
+        /// Every registration to the sandbox (`apns.useSandbox`).
+        case sandbox
+        /// `apns.host`, e.g. `https://127.0.0.1:9443` (a mock); `https://` is assumed when
+        /// no scheme is given.
+        case custom(String)
+    }
+
+    public struct Configuration: Sendable, Equatable {
+        /// The app's bundle id (`apns.topic`); PushKit pushes use it with `.voip` appended.
+        public var topic: String
+        public var host: Host
+        public var defaultAlert: DefaultAlert
+
+        public init(topic: String, host: Host = .byEnvironment, defaultAlert: DefaultAlert = .standard) {
+            self.topic = topic
+            self.host = host
+            self.defaultAlert = defaultAlert
+        }
+    }
+
+    public static let productionHost = "api.push.apple.com"
+    public static let sandboxHost = "api.sandbox.push.apple.com"
+    /// APNs' payload limits: alert and background pushes, VoIP pushes.
+    public static let payloadLimit = 4096
+    public static let voipPayloadLimit = 5120
+
+    public var configuration: Configuration
+    /// The current provider JWT (ES256, reused ~50 min); nil while none is available.
+    public var providerToken: @Sendable () -> String?
+
+    public init(configuration: Configuration, providerToken: @escaping @Sendable () -> String?) {
+        self.configuration = configuration
+        self.providerToken = providerToken
+    }
+
+    public var provider: Provider { .apns }
+
+    public func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
+        guard let token = providerToken(), !token.isEmpty else { throw .credentialsUnavailable }
+        return try Self.buildRequest(job: job, providerToken: token, topic: configuration.topic,
+                                     host: configuration.host, defaultAlert: configuration.defaultAlert, now: now)
+    }
+
+    public func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {
+        Self.classify(answer, now: now)
+    }
+
+    /// `POST https://<host>/3/device/<hex token>` with the headers and JSON of PROTOCOL §5:
+    /// `aps` beside the data keys at the top level; VoIP carries the data keys only.
+    public static func buildRequest(job: DeliveryJob, providerToken: String, topic: String, host: Host,
+                                    defaultAlert: DefaultAlert, now: Date) throws(GatewayError) -> OutboundRequest {
+        let voip = job.registration.platform == .apnsVoip
+        guard job.registration.platform == .apns || voip else { throw .unsupportedKind }
+        guard !voip || job.kind == .call else { throw .unsupportedKind }
+        guard let deviceToken = normalizedDeviceToken(job.registration.token) else { throw .invalidToken }
+        guard !job.isExpired(at: now) else { throw .expired }
+
+        let style = APNsPushStyle(job: job, defaultAlert: defaultAlert, voip: voip)
+        var members: [(String, JSONValue)] = []
+        if let aps = style.aps { members.append(("aps", aps)) }
+        members += DataKeys.pairs(for: job).map { ($0.0, JSONValue.string($0.1)) }
+        let body = JSONValue.object(members).bytes
+        let limit = voip ? voipPayloadLimit : payloadLimit
+        guard body.count <= limit else { throw .payloadTooLarge(size: body.count, limit: limit) }
+
+        var headers: [(String, String)] = [
+            ("authorization", "bearer \(providerToken)"),
+            ("apns-topic", voip ? topic + ".voip" : topic),
+            ("apns-push-type", style.pushType),
+            ("apns-priority", String(style.priority)),
+            ("apns-expiration", String(expiration(for: job))),
+        ]
+        if let collapse = APNsPushStyle.collapseId(for: job) { headers.append(("apns-collapse-id", collapse)) }
+        headers.append(("apns-id", APNsRequestID.uuid(forOutboxId: job.outboxId)))
+        return OutboundRequest(
+            url: "\(baseURL(for: host, environment: job.registration.environment))/3/device/\(deviceToken)",
+            headers: headers,
+            body: body
+        )
+    }
+
+    /// `https://host[:port]` without a trailing slash.
+    public static func baseURL(for host: Host, environment: String) -> String {
+        switch host {
+        case .byEnvironment:
+            return "https://" + (environment == "development" ? sandboxHost : productionHost)
+        case .sandbox:
+            return "https://" + sandboxHost
+        case .custom(let value):
+            var url = value.contains("://") ? value : "https://" + value
+            while url.hasSuffix("/") { url.removeLast() }
+            return url
+        }
+    }
+
+    /// `apns-expiration`: the job's expiry in epoch seconds. Never 0, which would tell APNs to
+    /// try once and drop the push if the device is offline, even with ttl left.
+    static func expiration(for job: DeliveryJob) -> Int {
+        Int(job.expiresAt.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Lowercase hex, or nil when the token is empty, odd-length or not hex.
+    static func normalizedDeviceToken(_ token: String) -> String? {
+        let lowered = token.lowercased()
+        guard !lowered.isEmpty, lowered.utf8.count % 2 == 0,
+              lowered.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return lowered
+    }
+}
