@@ -32,6 +32,8 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
         public static let rejected: Code = "client.rejected"
         /// The node answered 2xx with a body that does not decode.
         public static let badAnswer: Code = "client.bad_answer"
+        /// The `NotifySettingsSource` could not list the account's spaces.
+        public static let sourceFailed: Code = "client.source_failed"
         /// Sealing the payload failed.
         public static let sealFailed: Code = "client.seal_failed"
 
