@@ -32,6 +32,8 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
         var scripts: [String: [Answer]] = [:]
         var defaults: [String: Answer] = [:]
         var calls: [Call] = []
+        /// The node's subscription set, kept by the default PUT/POST/GET answers.
+        var subscriptions: [NodeWire.Topic] = []
         var held = false
         var heldCalls: [CheckedContinuation<Void, Never>] = []
     }
@@ -69,6 +71,15 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
 
     var calls: [Call] { state.withLock { $0.calls } }
 
+    /// The topics the fake node holds (after the default subscription answers).
+    var subscriptions: Set<TopicRef> {
+        state.withLock { Set($0.subscriptions.map { TopicRef(spaceKey: $0.spaceKey, topic: $0.topic) }) }
+    }
+
+    func setSubscriptions(_ topics: Set<TopicRef>) {
+        state.withLock { $0.subscriptions = topics.map { NodeWire.Topic(spaceKey: $0.spaceKey, topic: $0.topic, signature: "") } }
+    }
+
     /// From now on every call waits (before it is recorded) until `release()`.
     func hold() { state.withLock { $0.held = true } }
 
@@ -83,6 +94,21 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
 
     func calls(_ route: String) -> [Call] {
         calls.filter { "\($0.method) \($0.path)" == route }
+    }
+
+    private static func subscriptions(method: String, body: [UInt8]?, state s: inout State) -> Answer {
+        if method == "GET" {
+            let list = NodeWire.SubscriptionList(topics: s.subscriptions.map { .init(spaceKey: $0.spaceKey, topic: $0.topic) })
+            return .json(String(decoding: WireJSON.encode(list), as: UTF8.self))
+        }
+        guard let topics = try? JSONDecoder().decode(NodeWire.SignedTopics.self, from: Data(body ?? [])) else {
+            return .error(400, "request.malformed")
+        }
+        if method == "PUT" { s.subscriptions = [] }
+        for topic in topics.topics where !s.subscriptions.contains(where: { $0.spaceKey == topic.spaceKey && $0.topic == topic.topic }) {
+            s.subscriptions.append(topic)
+        }
+        return .json(#"{"count":\#(s.subscriptions.count)}"#)
     }
 
     func send(method: String, path: String, query: String?, body: [UInt8]?) async throws -> NodeResponse {
@@ -100,6 +126,9 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
                 let next = queue.removeFirst()
                 s.scripts[route] = queue
                 return next
+            }
+            if path == "/v1/subscriptions", s.defaults[route] != nil {
+                return Self.subscriptions(method: method, body: body, state: &s)
             }
             return s.defaults[route] ?? .status(404, body: #"{"error":{"code":"not_found","message":"test"}}"#)
         }
