@@ -1,1 +1,36 @@
-// PushClient: filled in by its issue.
+// PushClient: the sender/subscriber library of pushnode (issue 5).
+//
+// - `Sender/`     PushSender: fire-and-forget Notify with a bounded queue, payload budgeting and retries.
+// - `Subscriber/` PushSubscriber (tokens, spaces), the notifyMode model, `SubscriptionPlan.desiredTopics`
+//                 and the `Reconciler` loop.
+// - `Receiver/`   PushReceiver: the append-only payload-key cache and `open(data:)`.
+// - `Seams/`      the small protocols the host binds: `NodeTransport` (signed HTTP to the node),
+//                 `PayloadSealer` (payload key), `TopicSigner` (space push key), `PushClock`, `PushLog`.
+// Everything else (topics, payload JSON, size budget, retry schedule) is pure and unit-tested.
+//
+// From a chat server (sender side):
+//
+//     let sender = PushSender(transport: signedTransport, account: accountKey,
+//                             configuration: .init(deviceId: thisDevice))
+//     let space = PushSpace(spaceId: id, name: "Project",
+//                           signer: try SpacePushKeySigner(seed: spacePushSeed),
+//                           sealer: try AESGCMPayloadSealer(key: payloadKey))
+//     sender.chatMessage(space: space, chat: PushChat(id: chatId, name: "general"),
+//                        message: OutgoingMessage(id: msgId, text: text, senderName: "alice"),
+//                        mentions: serverDerivedMentions)          // returns at once
+//     sender.chatEdit(space:chat:message:newMentions: ChatTopics.addedMentions(before:after:))
+//     sender.chatRead(space: space, chat: chat)
+//     await sender.shutdown()                                       // on exit: drains
+//
+// From an app (subscriber and receiver side):
+//
+//     let reconciler = Reconciler(transport: signedTransport, accountID: me, source: mySettings)
+//     Task { await reconciler.run() }                 // start pass, triggers, 5-minute tick
+//     let subscriber = PushSubscriber(transport: signedTransport, accountID: me, reconciler: reconciler)
+//     try await subscriber.setToken(.init(deviceId: d, platform: .android, token: fcmToken))
+//     reconciler.trigger(.modeChanged)                // after a local notifyMode write
+//     _ = await subscriber.revokeToken(deviceId: d)   // logout: never blocks on the node
+//
+//     let receiver = PushReceiver()                   // notification extension / service
+//     try receiver.keys.add(keyId: encKeyId, key: encKey)
+//     switch try receiver.open(data: pushDataKeys) { case .opened(let p): … case .unknownKey: … }

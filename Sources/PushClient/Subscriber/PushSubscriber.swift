@@ -1,0 +1,180 @@
+import PushCrypto
+import PushProtocol
+
+/// The device side of the node for one account: token registration, space registration, and the
+/// hook from token changes to the `Reconciler`.
+public final class PushSubscriber: Sendable {
+    /// A device token to register (PROTOCOL §3 `POST /v1/tokens`).
+    public struct TokenRegistration: Sendable, Equatable {
+        public var deviceId: String
+        public var platform: Platform
+        /// FCM token, hex APNs/PushKit token, or Web Push endpoint URL. Never logged.
+        public var token: String
+        /// Web Push only: base64url P-256 public key and auth secret.
+        public var p256dh: String?
+        public var auth: String?
+        public var appId: String?
+        /// APNs only: `production` or `development`.
+        public var environment: String?
+
+        public init(deviceId: String, platform: Platform, token: String, p256dh: String? = nil, auth: String? = nil,
+                    appId: String? = nil, environment: String? = nil) {
+            self.deviceId = deviceId
+            self.platform = platform
+            self.token = token
+            self.p256dh = p256dh
+            self.auth = auth
+            self.appId = appId
+            self.environment = environment
+        }
+    }
+
+    /// What `revokeToken` achieved. The local logout never waits on it.
+    public enum RevokeResult: Sendable, Equatable {
+        /// The node confirmed.
+        case revoked
+        /// The node was unreachable or busy: the revoke keeps being retried in the background
+        /// (per `RetryPolicy`, in this process only; see `waitForRevocations()`).
+        case retryingInBackground
+        /// The node refused it (e.g. an auth error); nothing more is tried.
+        case abandoned(PushClientError)
+    }
+
+    private let transport: any NodeTransport
+    private let accountID: String
+    private let reconciler: Reconciler?
+    private let retry: RetryPolicy
+    private let clock: any PushClock
+    private let log: PushLog
+    private let background = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+    /// - Parameters:
+    ///   - accountID: the account the transport signs for.
+    ///   - reconciler: told about token changes (`.tokenChanged`) when given.
+    ///   - retry: the background revoke schedule.
+    public init(transport: any NodeTransport, accountID: String, reconciler: Reconciler? = nil,
+                retry: RetryPolicy = .default, clock: any PushClock = SystemPushClock(), log: PushLog = .none) {
+        self.transport = transport
+        self.accountID = accountID
+        self.reconciler = reconciler
+        self.retry = retry
+        self.clock = clock
+        self.log = log
+    }
+
+    /// Registers (or replaces) this device's token; returns the node's `registrationId`.
+    /// Re-register on every start and on token rotation: it is idempotent.
+    @discardableResult
+    public func setToken(_ registration: TokenRegistration) async throws(PushClientError) -> String {
+        let body = NodeWire.SetToken(deviceId: registration.deviceId, platform: registration.platform.rawValue,
+                                     token: registration.token, p256dh: registration.p256dh, auth: registration.auth,
+                                     appId: registration.appId, environment: registration.environment)
+        let answer = try await NodeCall.send(transport, "POST", "/v1/tokens", body: WireJSON.encode(body),
+                                             as: NodeWire.RegistrationAnswer.self)
+        log.event("token_set", [("platform", registration.platform.rawValue), ("registration_id", answer.registrationId)])
+        reconciler?.trigger(.tokenChanged)
+        return answer.registrationId
+    }
+
+    /// Revokes every registration of a device (logout). Always returns promptly: the caller
+    /// deletes its local token regardless, and an unreachable node is retried in the background.
+    public func revokeToken(deviceId: String) async -> RevokeResult {
+        await revoke(NodeWire.RevokeToken(deviceId: deviceId))
+    }
+
+    /// Revokes one token by value and platform.
+    public func revokeToken(token: String, platform: Platform) async -> RevokeResult {
+        await revoke(NodeWire.RevokeToken(token: token, platform: platform.rawValue))
+    }
+
+    /// Registers a space with the node (space owners): the space key signs the account id.
+    public func createSpace(_ space: any TopicSigner) async throws(PushClientError) {
+        _ = try await NodeCall.exchange(transport, "POST", "/v1/spaces", body: registrationBody(space))
+    }
+
+    /// Removes a space registration.
+    public func removeSpace(_ space: any TopicSigner) async throws(PushClientError) {
+        _ = try await NodeCall.exchange(transport, "POST", "/v1/spaces/remove", body: registrationBody(space))
+    }
+
+    /// The topics the node holds for this account.
+    public func subscriptions() async throws(PushClientError) -> [TopicRef] {
+        let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: NodeWire.SubscriptionList.self)
+        return list.topics.map { TopicRef(spaceKey: $0.spaceKey, topic: $0.topic) }.sorted()
+    }
+
+    /// Waits until background revokes have finished (for tests and shutdown).
+    public func waitForRevocations() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let idle = background.withLock { b -> Bool in
+                if b.count == 0 { return true }
+                b.waiters.append(c)
+                return false
+            }
+            if idle { c.resume() }
+        }
+    }
+
+    private func registrationBody(_ space: any TopicSigner) -> [UInt8] {
+        WireJSON.encode(NodeWire.SpaceRegistration(spaceKey: space.spaceKey,
+                                                   signature: Base64.encode(space.signRegistration(of: accountID))))
+    }
+
+    private func revoke(_ body: NodeWire.RevokeToken) async -> RevokeResult {
+        let bytes = WireJSON.encode(body)
+        var schedule = RetrySchedule(policy: retry)
+        switch await tryRevoke(bytes, &schedule) {
+        case .finished:
+            log.event("token_revoked")
+            return .revoked
+        case .giveUp(let reason):
+            return .abandoned(abandonError(reason))
+        case .retry(let pause):
+            background.withLock { $0.count += 1 }
+            Task {
+                var schedule = schedule
+                var pause = pause
+                while true {
+                    try? await self.clock.sleep(for: pause)
+                    switch await self.tryRevoke(bytes, &schedule) {
+                    case .retry(let next): pause = next; continue
+                    case .finished: self.log.event("token_revoked", [("attempts", "\(schedule.attempts)")])
+                    case .giveUp(let reason): self.log.event("token_revoke_failed", [("reason", reason.name)])
+                    }
+                    break
+                }
+                self.backgroundDone()
+            }
+            return .retryingInBackground
+        }
+    }
+
+    private func tryRevoke(_ body: [UInt8], _ schedule: inout RetrySchedule) async -> RetrySchedule.Action {
+        let outcome: AttemptOutcome
+        do {
+            outcome = AttemptOutcome.classify(try await transport.send(method: "POST", path: "/v1/tokens/revoke", query: nil, body: body))
+        } catch {
+            outcome = .networkError
+        }
+        return schedule.record(outcome, now: clock.now())
+    }
+
+    private func abandonError(_ reason: RetrySchedule.GiveUpReason) -> PushClientError {
+        switch reason {
+        case let .rejected(status, apiCode):
+            return PushClientError(code: .rejected, message: "revoke refused", status: status, apiCode: apiCode)
+        case .exhausted, .retryAfterTooLong:
+            return PushClientError(code: .network, message: "revoke not confirmed: \(reason.name)")
+        }
+    }
+
+    private func backgroundDone() {
+        let waiters = background.withLock { b -> [CheckedContinuation<Void, Never>] in
+            b.count -= 1
+            guard b.count == 0 else { return [] }
+            defer { b.waiters = [] }
+            return b.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
