@@ -30,12 +30,13 @@ extension SQLiteStore {
                       .optionalBlob(notification.payload), .optionalBlob(notification.signature),
                       .optionalText(notification.groupId), .integer(created), .integer(expires), .int(deliveries.count)])
             let seq = db.lastInsertRowID
+            let insert = try db.statement("""
+                INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
             for delivery in deliveries {
-                try db.run("""
-                    INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, [.integer(seq), .text(delivery.registrationId), .text(delivery.provider.rawValue),
-                          .integer(created), .integer(created), .integer(expires)])
+                try insert.execute([.integer(seq), .text(delivery.registrationId), .text(delivery.provider.rawValue),
+                                    .integer(created), .integer(created), .integer(expires)])
             }
             return .accepted(notification.id)
         }

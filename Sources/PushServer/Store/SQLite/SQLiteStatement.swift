@@ -65,6 +65,13 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Binds, runs to completion and resets: for one statement run many times in a loop.
+    func execute(_ values: [SQLiteValue]) throws {
+        defer { reset() }
+        try bind(values)
+        while try step() {}
+    }
+
     var row: SQLiteRow { SQLiteRow(handle: handle) }
 }
 
