@@ -72,8 +72,9 @@ public protocol PushStore: AnyObject, Sendable {
     func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool
     /// Queue depth and oldest entry per provider (providers with an empty queue are absent).
     func outboxStatistics() throws -> [Provider: OutboxStatistics]
-    /// Deletes idempotency records older than 24 h before `now` and expired notifications and
-    /// deliveries. Call it periodically (e.g. every minute).
+    /// Deletes idempotency records older than 24 h before `now` and queued deliveries past their ttl
+    /// (with their notification once it has no delivery left). Works in bounded batches: call it
+    /// periodically (e.g. every minute), or again while it returns non-zero counts.
     @discardableResult
     func purgeExpired(now: Date) throws -> PurgeCounts
 

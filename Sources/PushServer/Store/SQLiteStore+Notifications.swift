@@ -42,18 +42,30 @@ extension SQLiteStore {
         }
     }
 
+    /// Most rows of each kind one purge deletes, so the writer (and every request waiting on it) is
+    /// never held for long; a backlog is worked off over successive calls.
+    static let purgeBatch = 10_000
+
     public func purgeExpired(now: Date) throws -> PurgeCounts {
         let nowMs = now.unixMilliseconds
         let horizon = now.addingTimeInterval(-Self.idempotencyWindow).unixMilliseconds
         return try write { db in
             var counts = PurgeCounts()
-            counts.idempotencyRecords = try db.run("DELETE FROM idempotency WHERE createdAt < ?", [.integer(horizon)])
-            // A claimed row is left to its sender, which completes it.
-            counts.deliveries = try db.run("DELETE FROM outbox WHERE expiresAt <= ? AND state = 0", [.integer(nowMs)])
-            counts.notifications = try db.run("""
-                DELETE FROM notifications WHERE expiresAt <= ?
-                AND NOT EXISTS (SELECT 1 FROM outbox WHERE outbox.notification = notifications.seq AND outbox.state = 1)
-                """, [.integer(nowMs)])
+            counts.idempotencyRecords = try db.run("""
+                DELETE FROM idempotency WHERE (caller, key) IN
+                    (SELECT caller, key FROM idempotency WHERE createdAt < ? LIMIT \(Self.purgeBatch))
+                """, [.integer(horizon)])
+            // Expired queued rows are due rows (a retry is never scheduled past the ttl), so the due index
+            // finds them; claimDue drops them too, this covers providers nobody claims for.
+            for provider in Provider.allCases {
+                let expired = try db.query("""
+                    SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(Self.purgeBatch)
+                    """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }
+                for id in expired where try Self.deleteEntry(id, db: db) {
+                    counts.notifications += 1
+                }
+                counts.deliveries += expired.count
+            }
             return counts
         }
     }

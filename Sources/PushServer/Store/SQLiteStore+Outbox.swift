@@ -86,11 +86,12 @@ extension SQLiteStore {
         }
     }
 
-    /// Deletes one outbox row and, with its last row, its notification.
-    private static func deleteEntry(_ id: Int64, db: SQLiteConnection) throws {
+    /// Deletes one outbox row and, with its last row, its notification (then true).
+    @discardableResult
+    static func deleteEntry(_ id: Int64, db: SQLiteConnection) throws -> Bool {
         guard let seq = try db.queryFirst("DELETE FROM outbox WHERE id = ? RETURNING notification", [.integer(id)], { $0.int64(0) })
-        else { return }
+        else { return false }
         try db.run("UPDATE notifications SET pending = pending - 1 WHERE seq = ?", [.integer(seq)])
-        try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(seq)])
+        return try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(seq)]) > 0
     }
 }

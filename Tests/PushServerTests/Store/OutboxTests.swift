@@ -113,4 +113,17 @@ import PushProtocol
         #expect(try store.acceptedNotification(caller: "S", key: IdempotencyKey(bytes: [8]), since: t0) == "n9")
         #expect(try store.outboxStatistics().isEmpty)
     }
+
+    @Test func purgeLeavesClaimedRowsToTheirSender() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try filled(fixture, ttl: 60)
+        let claimed = try store.claimDue(provider: .fcm, limit: 10, now: t0)
+        #expect(claimed.entries.count == 2)
+        let purged = try store.purgeExpired(now: t0.addingTimeInterval(61))
+        #expect(purged == PurgeCounts(idempotencyRecords: 0, notifications: 0, deliveries: 1))  // the queued apns row
+        #expect(try store.outboxStatistics()[.fcm]?.depth == 2)
+        try store.complete(claimed.entries.map(\.id))
+        #expect(try count("notifications", store) == 0)
+    }
 }

@@ -80,7 +80,6 @@ enum SQLiteMigrations {
             expiresAt INTEGER NOT NULL,
             pending   INTEGER NOT NULL
         );
-        CREATE INDEX notifications_by_expiry ON notifications(expiresAt);
 
         -- One row per delivery. state 0 = queued, 1 = claimed; while claimed, nextAttemptAt is the lease end.
         CREATE TABLE outbox (
