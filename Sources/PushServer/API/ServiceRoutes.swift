@@ -57,9 +57,17 @@ public final class ServiceRoutes: Sendable {
     ]
 
     private let service: PushService
+    private let onInternalError: @Sendable (any Error) -> Void
 
-    public init(service: PushService) {
+    public convenience init(service: PushService) {
+        self.init(service: service, onInternalError: { _ in })
+    }
+
+    /// `onInternalError` sees each unexpected error answered as 500 (for a log line; store errors carry
+    /// SQLite's message and code, never bound values, so they hold no tokens or payloads).
+    public init(service: PushService, onInternalError: @escaping @Sendable (any Error) -> Void) {
         self.service = service
+        self.onInternalError = onInternalError
     }
 
     /// An authenticated `/v1` request (every route but `GET /v1/capabilities`). nil = no route for
@@ -71,6 +79,7 @@ public final class ServiceRoutes: Sendable {
         } catch let error as APIError {
             return Self.errorResponse(error)
         } catch {
+            onInternalError(error)
             return Self.errorResponse(.internalError)
         }
     }

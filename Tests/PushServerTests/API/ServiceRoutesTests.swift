@@ -113,11 +113,13 @@ import PushProtocol
 
     @Test func storeFailuresAreInternalWithoutDetails() throws {
         let fixture = try ServiceFixture()
-        let routes = ServiceRoutes(service: fixture.service)
+        let seen = Box([String]())
+        let routes = ServiceRoutes(service: fixture.service) { error in seen.mutate { $0.append("\(error)") } }
         fixture.store.close()
         let response = routes.handle(request("GET", "/v1/subscriptions"), caller: account(1).accountID)
         #expect(response?.status == 500)
         #expect(try errorOf(response) == ("internal", nil, "internal error"))
+        #expect(seen.current == ["closed"])
     }
 
     @Test func retryAfterHeader() throws {
