@@ -1,0 +1,180 @@
+import PushCrypto
+
+/// What a Notify asks for (PROTOCOL §4–§5); each kind has its default ttl.
+public enum NotifyKind: String, Sendable, Codable, CaseIterable, Hashable {
+    case message, silent, call
+
+    /// The ttl used when the request gives none: a day, an hour, a 45-second ring window.
+    public var defaultTTL: Int {
+        switch self {
+        case .message: return 86_400
+        case .silent: return 3_600
+        case .call: return 45
+        }
+    }
+}
+
+/// The sealed message of a Notify; the node never opens it.
+public struct NotifyMessage: Sendable, Equatable, Codable {
+    /// Smallest sealed payload: a 12-byte nonce and a 16-byte tag.
+    public static let minimumPayloadBytes = AESGCM.nonceSize + AESGCM.tagSize
+
+    /// Lowercase hex SHA-256 of the payload key.
+    public var keyId: String
+    /// `nonce ‖ ciphertext ‖ tag` (standard base64 on the wire).
+    public var payload: [UInt8]
+    /// The caller's account key over the raw payload bytes.
+    public var signature: [UInt8]
+
+    public init(keyId: String, payload: [UInt8], signature: [UInt8]) {
+        self.keyId = keyId
+        self.payload = payload
+        self.signature = signature
+    }
+
+    enum CodingKeys: String, CodingKey { case keyId, payload, signature }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        keyId = try c.decode(String.self, forKey: .keyId)
+        payload = try c.decodeBase64(forKey: .payload)
+        signature = try c.decodeBase64(forKey: .signature)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(keyId, forKey: .keyId)
+        try c.encode(Base64.encode(payload), forKey: .payload)
+        try c.encode(Base64.encode(signature), forKey: .signature)
+    }
+
+    /// Checks `keyId`, the payload's minimum size and the signature's length (not its validity).
+    public func validateShape(at path: String = "message") throws {
+        guard TopicRules.isValidKeyId(keyId) else {
+            throw APIError.invalid("\(path).keyId", "\(path).keyId must be 64 lowercase hex digits")
+        }
+        guard payload.count >= Self.minimumPayloadBytes else {
+            throw APIError.invalid("\(path).payload", "\(path).payload is shorter than a nonce and a tag")
+        }
+        guard signature.count == 64 else {
+            throw APIError.invalid("\(path).signature", "\(path).signature must be a 64-byte Ed25519 signature")
+        }
+    }
+
+    /// Whether `account` signed the raw payload bytes.
+    public func isSigned(by account: AccountID) -> Bool {
+        account.verify(signature: signature, message: payload)
+    }
+}
+
+/// `POST /v1/notify` (PROTOCOL §4).
+public struct NotifyRequest: Sendable, Equatable, Codable {
+    public var topics: [Topic]
+    public var message: NotifyMessage
+    /// The collapse key, 1–64 printable ASCII.
+    public var groupId: String?
+    /// Absent means `message`.
+    public var kind: NotifyKind?
+    /// Seconds, 1–2,419,200; absent means the kind's default.
+    public var ttl: Int?
+
+    public init(topics: [Topic], message: NotifyMessage, groupId: String? = nil, kind: NotifyKind? = nil, ttl: Int? = nil) {
+        self.topics = topics
+        self.message = message
+        self.groupId = groupId
+        self.kind = kind
+        self.ttl = ttl
+    }
+
+    enum CodingKeys: String, CodingKey { case topics, message, groupId, kind, ttl }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        topics = try c.decode([Topic].self, forKey: .topics)
+        message = try c.decode(NotifyMessage.self, forKey: .message)
+        groupId = try c.decodeIfPresent(String.self, forKey: .groupId)
+        kind = try c.decodeIfPresent(NotifyKind.self, forKey: .kind)
+        ttl = try c.decodeIntegerIfPresent(forKey: .ttl)
+    }
+
+    /// The kind, `message` by default.
+    public var effectiveKind: NotifyKind { kind ?? .message }
+    /// The ttl, the kind's default when absent.
+    public var effectiveTTL: Int { ttl ?? effectiveKind.defaultTTL }
+
+    /// Every shape rule that needs no configuration; the first failure is thrown with its path.
+    public func validateShape() throws {
+        guard !topics.isEmpty else { throw APIError.invalid("topics", "topics must not be empty") }
+        try NotifyShape.validate(topics: topics, groupId: groupId, ttl: ttl)
+        try message.validateShape()
+    }
+
+    /// The idempotency key: the message signature.
+    public var idempotencyKey: IdempotencyKey { .message(signature: message.signature) }
+}
+
+/// `POST /v1/notify/silent`: wakes the caller's other devices (PROTOCOL §4).
+public struct NotifySilentRequest: Sendable, Equatable, Codable {
+    public var topics: [Topic]
+    public var message: NotifyMessage?
+    public var groupId: String?
+    public var ttl: Int?
+    /// The sending device, which is skipped.
+    public var deviceId: String?
+
+    public init(topics: [Topic], message: NotifyMessage? = nil, groupId: String? = nil, ttl: Int? = nil, deviceId: String? = nil) {
+        self.topics = topics
+        self.message = message
+        self.groupId = groupId
+        self.ttl = ttl
+        self.deviceId = deviceId
+    }
+
+    enum CodingKeys: String, CodingKey { case topics, message, groupId, ttl, deviceId }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        topics = try c.decode([Topic].self, forKey: .topics)
+        message = try c.decodeIfPresent(NotifyMessage.self, forKey: .message)
+        groupId = try c.decodeIfPresent(String.self, forKey: .groupId)
+        ttl = try c.decodeIntegerIfPresent(forKey: .ttl)
+        deviceId = try c.decodeIfPresent(String.self, forKey: .deviceId)
+    }
+
+    /// The ttl, the `silent` default when absent.
+    public var effectiveTTL: Int { ttl ?? NotifyKind.silent.defaultTTL }
+
+    public func validateShape() throws {
+        try NotifyShape.validate(topics: topics, groupId: groupId, ttl: ttl)
+        try message?.validateShape()
+    }
+
+    /// The message signature, or without a message the canonical topics and group id.
+    public var idempotencyKey: IdempotencyKey {
+        if let message { return .message(signature: message.signature) }
+        return .canonical(topics: topics.map(\.ref), groupId: groupId)
+    }
+}
+
+/// `{"id", "duplicate"}`.
+public struct NotifyResponse: Sendable, Equatable, Codable {
+    public var id: String
+    public var duplicate: Bool
+    public init(id: String, duplicate: Bool) {
+        self.id = id
+        self.duplicate = duplicate
+    }
+}
+
+/// Rules shared by both Notify forms.
+enum NotifyShape {
+    static func validate(topics: [Topic], groupId: String?, ttl: Int?) throws {
+        for (index, topic) in topics.enumerated() { try topic.validateShape(at: "topics[\(index)]") }
+        if let groupId, !TopicRules.isValidGroupId(groupId) {
+            throw APIError.invalid("groupId", "groupId must be 1–64 bytes of printable ASCII")
+        }
+        if let ttl, !TopicRules.isValidTTL(ttl) {
+            throw APIError.invalid("ttl", "ttl must be 1–\(TopicRules.maxTTL) seconds")
+        }
+    }
+}

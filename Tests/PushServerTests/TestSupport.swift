@@ -1,0 +1,82 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+@testable import PushServer
+
+/// A fresh directory under the system temp dir, removed when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushnode-test-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var databasePath: String { url.appendingPathComponent("pushnode.sqlite").path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A store on a temporary file; the directory lives as long as the fixture.
+final class StoreFixture {
+    let directory = TemporaryDirectory()
+    private(set) var store: SQLiteStore
+
+    init(configuration: SQLiteStore.Configuration = .init()) throws {
+        store = try SQLiteStore(path: directory.databasePath, configuration: configuration)
+    }
+
+    /// Closes and opens the same file again.
+    func reopen(configuration: SQLiteStore.Configuration = .init()) throws {
+        store.close()
+        store = try SQLiteStore(path: directory.databasePath, configuration: configuration)
+    }
+
+    deinit { store.close() }
+}
+
+let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+func spaceKey(_ byte: UInt8) -> SpaceKey { try! SpaceKey(publicKey: [UInt8](repeating: byte, count: 32)) }
+
+func ref(_ byte: UInt8, _ topic: String) -> TopicRef { TopicRef(spaceKey: spaceKey(byte), topic: topic) }
+
+func registration(_ id: String, account: String, device: String = "d1", platform: Platform = .android,
+                  token: String? = nil, appId: String = "default", at date: Date = t0) -> Registration {
+    Registration(id: id, account: account, deviceId: device, platform: platform, token: token ?? "token-\(id)",
+                 appId: appId, environment: platform.provider == .apns ? "production" : "",
+                 createdAt: date, updatedAt: date)
+}
+
+func notification(_ id: String, kind: NotifyKind = .message, at date: Date = t0, ttl: TimeInterval = 3600) -> NotificationRecord {
+    NotificationRecord(id: id, kind: kind, keyId: String(repeating: "a", count: 64), payload: Array(0..<40),
+                       signature: [UInt8](repeating: 1, count: 64), groupId: "g", createdAt: date,
+                       expiresAt: date.addingTimeInterval(ttl))
+}
+
+/// Runs `body` on `count` concurrent threads and waits for all.
+func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}
+
+/// Waits (without a deadline) until `condition` holds; used to line up a batch, never to assert timing.
+func waitUntil(_ condition: () -> Bool) {
+    while !condition() { usleep(500) }
+}
+
+/// A value several threads write: test bookkeeping only.
+final class Box<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func mutate(_ body: (inout T) -> Void) { lock.lock(); body(&value); lock.unlock() }
+    var current: T { lock.lock(); defer { lock.unlock() }; return value }
+}
