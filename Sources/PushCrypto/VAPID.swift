@@ -68,7 +68,7 @@ public enum VAPID {
         var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
         guard !authority.isEmpty, !authority.contains("@") else { throw CryptoError.invalidEncoding("endpoint has no host") }
         let defaultPort = scheme == "https" ? ":443" : ":80"
-        if authority.hasSuffix(defaultPort), !authority.hasSuffix("]" + defaultPort.dropFirst()) {
+        if authority.hasSuffix(defaultPort) {
             authority.removeLast(defaultPort.count)
         }
         let origin = scheme + "://" + authority
