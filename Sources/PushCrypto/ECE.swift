@@ -14,12 +14,12 @@ public enum ECE {
     /// The content encryption key (16 bytes) and nonce base (12 bytes) for `ikm` and `salt`:
     /// `PRK = HMAC(salt, IKM)`, `CEK = HMAC(PRK, cek_info ‖ 1)[0..16]`,
     /// `NONCE = HMAC(PRK, nonce_info ‖ 1)[0..12]` (RFC 8188 §2.2, §2.3).
-    static func contentKeys(ikm: [UInt8], salt: [UInt8]) -> (key: [UInt8], nonce: [UInt8]) {
-        var prk = HKDFSHA256.extract(salt: salt, ikm: ikm)
+    static func contentKeys(ikm: [UInt8], salt: [UInt8]) throws -> (key: [UInt8], nonce: [UInt8]) {
+        var prk = try HKDFSHA256.extract(salt: salt, ikm: ikm)
         defer { ConstantTime.wipe(&prk) }
-        var keyBlock = HMACSHA256.authenticate(key: prk, data: contentKeyInfo + [1])
+        var keyBlock = try SHA256HMAC.authenticate(key: prk, contentKeyInfo, [1])
         defer { ConstantTime.wipe(&keyBlock) }
-        let nonceBlock = HMACSHA256.authenticate(key: prk, data: nonceInfo + [1])
+        let nonceBlock = try SHA256HMAC.authenticate(key: prk, nonceInfo, [1])
         return (Array(keyBlock.prefix(16)), Array(nonceBlock.prefix(AESGCM.nonceSize)))
     }
 
@@ -46,7 +46,7 @@ public enum ECE {
     ) throws -> [UInt8] {
         let header = try Header(salt: salt, recordSize: recordSize, keyID: keyID)
         guard padding >= 0 else { throw CryptoError.invalidRecord("negative padding") }
-        var (key, nonceBase) = contentKeys(ikm: ikm, salt: salt)
+        var (key, nonceBase) = try contentKeys(ikm: ikm, salt: salt)
         defer { ConstantTime.wipe(&key) }
         let capacity = recordSize - 1 - tagSize
         var body = header.encoded
@@ -83,7 +83,7 @@ public enum ECE {
         let header = try Header(parsing: body)
         var ikm = try keyForID(header.keyID)
         defer { ConstantTime.wipe(&ikm) }
-        var (key, nonceBase) = contentKeys(ikm: ikm, salt: header.salt)
+        var (key, nonceBase) = try contentKeys(ikm: ikm, salt: header.salt)
         defer { ConstantTime.wipe(&key) }
         var offset = header.size
         guard offset < body.count else { throw CryptoError.invalidRecord("no records") }

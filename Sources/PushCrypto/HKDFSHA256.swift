@@ -4,8 +4,8 @@ public enum HKDFSHA256 {
     public static let hashSize = 32
 
     /// `PRK = HMAC-SHA-256(salt, IKM)`; an empty salt means 32 zero bytes.
-    public static func extract(salt: [UInt8], ikm: [UInt8]) -> [UInt8] {
-        HMACSHA256.authenticate(key: salt.isEmpty ? [UInt8](repeating: 0, count: hashSize) : salt, data: ikm)
+    public static func extract(salt: [UInt8], ikm: [UInt8]) throws -> [UInt8] {
+        try SHA256HMAC.authenticate(key: salt.isEmpty ? [UInt8](repeating: 0, count: hashSize) : salt, ikm)
     }
 
     /// `OKM = T(1) ‖ T(2) ‖ …` truncated to `length` (at most 255 × 32 bytes), where
@@ -19,7 +19,7 @@ public enum HKDFSHA256 {
         var block = [UInt8]()
         var counter: UInt8 = 1
         while output.count < length {
-            block = HMACSHA256.authenticate(key: prk, data: block + info + [counter])
+            block = try SHA256HMAC.authenticate(key: prk, block, info, [counter])
             output += block
             counter &+= 1
         }
@@ -28,7 +28,7 @@ public enum HKDFSHA256 {
 
     /// Extract then expand.
     public static func deriveKey(ikm: [UInt8], salt: [UInt8], info: [UInt8], length: Int) throws -> [UInt8] {
-        var prk = extract(salt: salt, ikm: ikm)
+        var prk = try extract(salt: salt, ikm: ikm)
         defer { ConstantTime.wipe(&prk) }
         return try expand(prk: prk, info: info, length: length)
     }

@@ -30,10 +30,10 @@ public enum WebPush {
         let asPublic = try applicationServerKey.publicKeyRawRepresentation
         var secret = try applicationServerKey.sharedSecret(with: subscriber.p256dh)
         defer { ConstantTime.wipe(&secret) }
-        var ikm = inputKeyingMaterial(
+        var ikm = try inputKeyingMaterial(
             sharedSecret: secret, auth: subscriber.auth, keyInfoPrefix: subscriber.keyInfoPrefix, asPublic: asPublic)
         defer { ConstantTime.wipe(&ikm) }
-        var (key, nonce) = ECE.contentKeys(ikm: ikm, salt: salt)
+        var (key, nonce) = try ECE.contentKeys(ikm: ikm, salt: salt)
         defer { ConstantTime.wipe(&key) }
 
         var record = plaintext
@@ -61,7 +61,7 @@ public enum WebPush {
         let asPublic = try P256.PublicKey(rawRepresentation: header.keyID)
         var secret = try privateKey.sharedSecret(with: asPublic)
         defer { ConstantTime.wipe(&secret) }
-        var ikm = inputKeyingMaterial(
+        var ikm = try inputKeyingMaterial(
             sharedSecret: secret, auth: auth,
             keyInfoPrefix: keyInfoLabel + (try privateKey.publicKeyRawRepresentation), asPublic: header.keyID)
         defer { ConstantTime.wipe(&ikm) }
@@ -72,9 +72,9 @@ public enum WebPush {
     /// `IKM = HMAC(PRK_key, "WebPush: info" ‖ 0 ‖ ua_public ‖ as_public ‖ 1)`.
     static func inputKeyingMaterial(
         sharedSecret: [UInt8], auth: [UInt8], keyInfoPrefix: [UInt8], asPublic: [UInt8]
-    ) -> [UInt8] {
-        var prkKey = HMACSHA256.authenticate(key: auth, data: sharedSecret)
+    ) throws -> [UInt8] {
+        var prkKey = try SHA256HMAC.authenticate(key: auth, sharedSecret)
         defer { ConstantTime.wipe(&prkKey) }
-        return HMACSHA256.authenticate(key: prkKey, data: keyInfoPrefix + asPublic + [1])
+        return try SHA256HMAC.authenticate(key: prkKey, keyInfoPrefix, asPublic, [1])
     }
 }
