@@ -23,6 +23,9 @@ do {
     }
     switch command {
     case "help": print(usage)
+    case "keys" where args.positional.dropFirst().first == "vapid": try keysVapid(args)
+    case "webpush": try webpushCommand(args)
+    case "jwt": try jwtCommand(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }
 } catch let error as CLIError {
