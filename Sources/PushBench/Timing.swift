@@ -9,9 +9,31 @@ struct Timing {
         _ = try round(milliseconds: max(milliseconds / 5, 20), operation)
         var rates: [Double] = []
         for _ in 0..<rounds { rates.append(try round(milliseconds: milliseconds, operation)) }
-        rates.sort()
-        return rates[rates.count / 2]
+        return median(rates)
     }
+
+    /// Rates of `first` and `second` measured in alternating rounds, so that load from
+    /// other processes on a shared machine falls on both alike, and the median of the
+    /// per-round ratios `second / first`.
+    func compare(_ first: () throws -> Void, _ second: () throws -> Void) rethrows
+        -> (first: Double, second: Double, ratio: Double)
+    {
+        _ = try round(milliseconds: max(milliseconds / 5, 20), first)
+        _ = try round(milliseconds: max(milliseconds / 5, 20), second)
+        var firsts: [Double] = []
+        var seconds: [Double] = []
+        var ratios: [Double] = []
+        for _ in 0..<rounds {
+            let a = try round(milliseconds: milliseconds, first)
+            let b = try round(milliseconds: milliseconds, second)
+            firsts.append(a)
+            seconds.append(b)
+            ratios.append(b / a)
+        }
+        return (median(firsts), median(seconds), median(ratios))
+    }
+
+    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     private func round(milliseconds: Int, _ operation: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()
