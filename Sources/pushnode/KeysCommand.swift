@@ -11,6 +11,7 @@ enum KeysCommand {
         case "derive": try derive(args)
         case "sign": try sign(args)
         case "verify": try verify(args)
+        case "vapid": try keysVapid(args)
         default: throw CLIError("unknown subcommand 'keys \(sub)' (expected account, vapid, derive, sign or verify)")
         }
     }

@@ -25,6 +25,8 @@ do {
     case "help": print(usage)
     case "keys": try KeysCommand.run(args)
     case "payload": try PayloadCommand.run(args)
+    case "webpush": try webpushCommand(args)
+    case "jwt": try jwtCommand(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }
 } catch let error as CLIError {
