@@ -12,6 +12,11 @@ usage: pushnode <command> [options]
                                    space push key and payload key from ACL material
   payload seal --key BASE64        plaintext on stdin -> sealed base64 on stdout
   payload open --key BASE64        sealed base64 on stdin -> plaintext on stdout
+  client sign-request --seed HEX --method M --path P [--query Q] [--body-file F]
+                                   PROTOCOL §2 signature headers as JSON
+  client verify-request --method M --path P [--query Q] [--body-file F]
+         --signature-input S --signature S [--content-digest D]
+                                   check a request signature (no clock/replay check)
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -23,6 +28,9 @@ do {
     }
     switch command {
     case "help": print(usage)
+    case "serve": try runServe(args)
+    case "check": try runCheck(args)
+    case "client": try runClient(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }
 } catch let error as CLIError {

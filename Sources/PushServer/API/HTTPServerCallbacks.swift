@@ -58,7 +58,6 @@ enum HTTPServerCallbacks {
             }
             if context.body.count + chunk > limit {
                 context.tooLarge = true
-                context.discarded = context.body.count + chunk
                 context.body = []
                 return .YES
             }

@@ -11,7 +11,7 @@ final class RequestContext {
     var body: [UInt8] = []
     /// The body went over the limit: the rest is discarded, and 413 is the answer.
     var tooLarge = false
-    /// Bytes dropped after the body went over the limit.
+    /// Bytes dropped after the chunk that took the body over the limit.
     var discarded = 0
 
     init(rawTarget: String) { self.rawTarget = rawTarget }
