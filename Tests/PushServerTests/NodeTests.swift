@@ -1,0 +1,88 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+@testable import PushServer
+import Testing
+
+@Suite(.serialized) struct NodeTests {
+    func config(admin: Bool) -> NodeConfig {
+        var config = NodeConfig()
+        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.adminListen = admin ? ListenAddress(host: "127.0.0.1", port: 0) : nil
+        config.dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("pushnode-node-\(UUID().uuidString)").path
+        config.server.threads = 2
+        config.server.shutdownTimeout = 5
+        return config
+    }
+
+    @Test func theUnwiredNodeServesOperationsAndAnswers501AfterAuthentication() throws {
+        let config = config(admin: false)
+        let node = Node(config: config, log: .discard)
+        try node.start()
+        defer {
+            node.shutdown()
+            try? FileManager.default.removeItem(atPath: config.dataDir)
+        }
+        #expect(FileManager.default.fileExists(atPath: config.dataDir))
+        let c = try RawHTTPClient(port: node.port)
+        #expect(try c.request("GET", "/readyz").text == "{\"status\":\"ready\"}")
+        #expect(try c.request("GET", "/metrics").status == 200)
+        let headers = try HTTPSigner(key: Keys.alice).sign(method: "GET", path: "/v1/tokens").fields
+        let response = try c.request("GET", "/v1/tokens", headers: headers)
+        #expect(response.status == 501)
+        #expect(response.text.contains("not_implemented"))
+    }
+
+    @Test func theBackendIsOpenedWithTheEnabledPlatformsAndClosedAtShutdown() throws {
+        var config = config(admin: true)
+        config.apns = NodeConfig.APNs(keyPath: "", keyId: "K", teamId: "T", topic: "t")
+        let opened = Protected<Set<Platform>?>(nil)
+        let closed = Protected(0)
+        let dependencies = Node.Dependencies(
+            openBackend: { _, platforms in
+                opened.withLock { $0 = platforms }
+                return NodeBackend(handler: { _, account in HTTPResponse(status: 200, body: Array(account.string.utf8)) },
+                                   rateClass: { _, _ in nil }, close: { closed.withLock { $0 += 1 } })
+            },
+            vapidPublicKey: { _ in "BVapid" })
+        let node = Node(config: config, dependencies: dependencies, log: .discard)
+        try node.start()
+        #expect(opened.withLock { $0 } == [.webpush])
+        let api = try RawHTTPClient(port: node.port)
+        let headers = try HTTPSigner(key: Keys.alice).sign(method: "GET", path: "/v1/tokens").fields
+        #expect(try api.request("GET", "/v1/tokens", headers: headers).text == Keys.alice.accountID.string)
+        #expect(try api.request("GET", "/v1/capabilities").text.contains("\"vapidPublicKey\":\"BVapid\""))
+        // With an admin listener, /metrics lives there only.
+        #expect(try api.request("GET", "/metrics").status == 404)
+        let admin = try RawHTTPClient(port: try #require(node.adminPort))
+        #expect(try admin.request("GET", "/metrics").text.contains("pushnode_http_requests_total"))
+        #expect(try admin.request("GET", "/v1/capabilities").status == 404)
+
+        node.shutdown()
+        node.shutdown()
+        #expect(closed.withLock { $0 } == 1)
+        #expect(node.readiness == .draining)
+        try? FileManager.default.removeItem(atPath: config.dataDir)
+    }
+
+    @Test func aStorageFailureStopsTheListenersAndNamesStorage() throws {
+        let config = config(admin: false)
+        struct Broken: Error, CustomStringConvertible { var description: String { "disk on fire" } }
+        let node = Node(config: config, dependencies: .init(openBackend: { _, _ in throw Broken() }, vapidPublicKey: { _ in "" }),
+                        log: .discard)
+        #expect(throws: Node.StartError.self) { try node.start() }
+        #expect(node.port == 0)
+        try? FileManager.default.removeItem(atPath: config.dataDir)
+    }
+
+    @Test func unreadableCredentialsStopTheStart() {
+        var config = config(admin: false)
+        config.fcm.credentialsPath = "/nonexistent/fcm.json"
+        do {
+            try Node(config: config, log: .discard).start()
+            Issue.record("start should fail")
+        } catch {
+            #expect(error.description.contains("fcm.credentialsPath"))
+        }
+    }
+}
