@@ -38,6 +38,7 @@ public final class Node: Sendable {
         var backend: NodeBackend?
         var api: HTTPServer?
         var admin: HTTPServer?
+        var started = false
         var shutDown = false
     }
 
@@ -62,6 +63,10 @@ public final class Node: Sendable {
     /// Starts the listeners, then opens storage. Throws (with everything started stopped again)
     /// when credentials, the data directory, a listener or storage fail.
     public func start() throws(StartError) {
+        guard state.withLock({ state in
+            defer { state.started = true }
+            return !state.started
+        }) else { throw StartError(description: "the node was already started") }
         let issues = config.credentialIssues()
         guard issues.isEmpty else { throw StartError(description: issues.joined(separator: "\n")) }
         for warning in config.unconfiguredProviderWarnings { log("level=warn event=provider \(warning)") }
@@ -96,7 +101,15 @@ public final class Node: Sendable {
     private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
                                         limits: config.limits, anysyncEnabled: false)
-        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: MemoryReplayCache())
+        let replayCache = MemoryReplayCache()
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
+            Double(replayCache.count)
+        }
+        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
+                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
+            Double(replayCache.evictedUnexpired)
+        }
+        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: replayCache)
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
             rateLimiter: RateLimiter(policy: config.rateLimits),
@@ -121,6 +134,9 @@ public final class Node: Sendable {
         let api = server(config.listen, router)
         do { try api.start() } catch { throw StartError(description: "listen: \(error)") }
         state.withLock { $0.api = api }
+        metrics.gauge("pushnode_http_requests_in_flight", help: "HTTP requests being read or answered on the API listener.") {
+            Double(api.requestsInFlight)
+        }
         if let adminAddress = config.adminListen {
             let admin = server(adminAddress, AdminRouter(operations: operations))
             do { try admin.start() } catch {

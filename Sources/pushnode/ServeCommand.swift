@@ -7,7 +7,7 @@ import PushServer
 func runServe(_ args: Arguments) throws {
     let loaded = try loadConfig(args)
     let log = LogSink.standardError
-    for warning in loaded.warnings { log("level=warn event=config message=\"\(warning)\"") }
+    for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
     let node = Node(config: loaded.config, dependencies: .unwired, log: log)
     do {
         try node.start()

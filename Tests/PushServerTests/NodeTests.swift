@@ -24,9 +24,12 @@ import Testing
             try? FileManager.default.removeItem(atPath: config.dataDir)
         }
         #expect(FileManager.default.fileExists(atPath: config.dataDir))
+        #expect(throws: Node.StartError.self) { try node.start() }
         let c = try RawHTTPClient(port: node.port)
         #expect(try c.request("GET", "/readyz").text == "{\"status\":\"ready\"}")
-        #expect(try c.request("GET", "/metrics").status == 200)
+        let metrics = try c.request("GET", "/metrics").text
+        #expect(metrics.contains("pushnode_http_requests_in_flight 1"))
+        #expect(metrics.contains("pushnode_replay_cache_entries 0"))
         let headers = try HTTPSigner(key: Keys.alice).sign(method: "GET", path: "/v1/tokens").fields
         let response = try c.request("GET", "/v1/tokens", headers: headers)
         #expect(response.status == 501)

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Owns its `MHD_Daemon`. Life cycle: `start()`, then `quiesce()` (stop accepting; answers
 /// carry `Connection: close`), `waitUntilIdle(timeout:)`, `stop()`. Deinit stops it too.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var address: ListenAddress
         /// Worker threads (libmicrohttpd's thread pool).
@@ -61,8 +61,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests being read or answered right now.
     public var requestsInFlight: Int { inFlight.value }
 
-    /// Binds and starts the worker threads.
+    /// Binds and starts the worker threads. A server starts once.
     public func start() throws(StartError) {
+        guard lifecycle.withLock({ $0.daemon == nil && !$0.stopped }) else {
+            throw StartError(description: "server on \(configuration.address) was already started")
+        }
         let address = try SocketAddress.resolve(configuration.address)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let daemon: OpaquePointer? = address.withSockaddr { sockaddr in

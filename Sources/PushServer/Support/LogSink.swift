@@ -16,4 +16,20 @@ public struct LogSink: Sendable {
 
     /// Drops everything (tests).
     public static let discard = LogSink { _ in }
+
+    /// A value as a double-quoted log field, with `\`, `"` and line breaks escaped so that
+    /// text from outside (config keys, error messages) cannot forge fields or lines.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
 }
