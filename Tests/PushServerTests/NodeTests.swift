@@ -88,4 +88,49 @@ import Testing
             #expect(error.description.contains("fcm.credentialsPath"))
         }
     }
+
+    @Test func shutdownLetsAnInFlightRequestFinishBeforeClosingStorage() throws {
+        let config = config(admin: false)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let events = Protected<[String]>([])
+        let dependencies = Node.Dependencies(
+            openBackend: { _, _ in
+                NodeBackend(handler: { _, _ in
+                                entered.signal()
+                                release.wait()
+                                events.withLock { $0.append("answered") }
+                                return HTTPResponse(status: 200, body: Array("done".utf8))
+                            },
+                            rateClass: { _, _ in nil }, close: { events.withLock { $0.append("closed") } })
+            },
+            vapidPublicKey: { _ in "" })
+        let node = Node(config: config, dependencies: dependencies, log: .discard)
+        try node.start()
+        defer { try? FileManager.default.removeItem(atPath: config.dataDir) }
+
+        let port = node.port
+        let headers = try HTTPSigner(key: Keys.alice).sign(method: "GET", path: "/v1/tokens").fields
+        let answer = Protected<RawHTTPClient.Response?>(nil)
+        let requestDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let response = try? RawHTTPClient(port: port).request("GET", "/v1/tokens", headers: headers)
+            answer.withLock { $0 = response }
+            requestDone.signal()
+        }
+        entered.wait()
+        let shutdownDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            node.shutdown()
+            shutdownDone.signal()
+        }
+        while node.readiness != .draining { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(events.withLock { $0 }.isEmpty)
+        release.signal()
+        requestDone.wait()
+        shutdownDone.wait()
+        #expect(answer.withLock { $0?.status } == 200)
+        #expect(answer.withLock { $0?.header("connection") } == "close")
+        #expect(events.withLock { $0 } == ["answered", "closed"])
+    }
 }
