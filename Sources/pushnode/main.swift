@@ -12,6 +12,16 @@ usage: pushnode <command> [options]
                                    space push key and payload key from ACL material
   payload seal --key BASE64        plaintext on stdin -> sealed base64 on stdout
   payload open --key BASE64        sealed base64 on stdin -> plaintext on stdout
+  keys sign (--seed HEX|--seed-file FILE)          sign stdin with an account key
+  keys verify (--public-key HEX|--account-id ID|--space-key B58) --signature B64
+  webpush encrypt --p256dh B64URL --auth B64URL    RFC 8291 record of stdin (base64url out)
+  webpush decrypt --private-key B64URL --auth B64URL
+  jwt vapid|apns|google|rs256 …    tokens for support work (each prints its usage)
+  client sign-request --seed HEX --method M --path P [--query Q] [--body-file F]
+                                   PROTOCOL §2 signature headers as JSON
+  client verify-request --method M --path P [--query Q] [--body-file F]
+         --signature-input S --signature S [--content-digest D]
+                                   check a request signature (no clock/replay check)
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -27,6 +37,9 @@ do {
     case "payload": try PayloadCommand.run(args)
     case "webpush": try webpushCommand(args)
     case "jwt": try jwtCommand(args)
+    case "serve": try runServe(args)
+    case "check": try runCheck(args)
+    case "client": try runClient(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }
 } catch let error as CLIError {

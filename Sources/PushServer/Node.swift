@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import PushCrypto
+import PushProtocol
+
+/// The assembled node: config → listeners → storage and service → ready; and back down on
+/// SIGTERM/SIGINT: stop accepting, finish in-flight requests (bounded), close storage.
+///
+/// Listeners start first, so `/healthz` answers and `/readyz` says 503 `starting` while storage
+/// opens; signed routes answer 503 until then.
+public final class Node: Sendable {
+    public static let version = "0.1.0-dev"
+
+    /// The parts built outside this module. The lead wires the real service here.
+    public struct Dependencies: Sendable {
+        /// Opens storage and builds the service (and delivery) for the enabled platforms; called
+        /// once by `start`, with the node's metrics registry and log.
+        public var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend
+        /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
+        public var vapidPublicKey: @Sendable (NodeConfig) throws -> String
+
+        public init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend,
+                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String) {
+            self.openBackend = openBackend
+            self.vapidPublicKey = vapidPublicKey
+        }
+    }
+
+    /// A failure to start, naming what failed.
+    public struct StartError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    private struct State {
+        var readiness = OperationsRoutes.Readiness.starting
+        var backend: NodeBackend?
+        var api: HTTPServer?
+        var admin: HTTPServer?
+        var started = false
+        var shutDown = false
+    }
+
+    public let config: NodeConfig
+    public let metrics = MetricsRegistry()
+    private let dependencies: Dependencies
+    private let log: LogSink
+    private let state = Protected(State())
+
+    public init(config: NodeConfig, dependencies: Dependencies = .production, log: LogSink = .standardError) {
+        self.config = config
+        self.dependencies = dependencies
+        self.log = log
+    }
+
+    /// The API listener's bound port (0 before `start`).
+    public var port: Int { state.withLock { $0.api?.port ?? 0 } }
+    /// The admin listener's bound port, when there is one.
+    public var adminPort: Int? { state.withLock { $0.admin?.port } }
+    public var readiness: OperationsRoutes.Readiness { state.withLock { $0.readiness } }
+
+    /// Starts the listeners, then opens storage. Throws (with everything started stopped again)
+    /// when credentials, the data directory, a listener or storage fail.
+    public func start() throws(StartError) {
+        guard state.withLock({ state in
+            defer { state.started = true }
+            return !state.started
+        }) else { throw StartError(description: "the node was already started") }
+        let issues = config.credentialIssues()
+        guard issues.isEmpty else { throw StartError(description: issues.joined(separator: "\n")) }
+        for warning in config.unconfiguredProviderWarnings { log("level=warn event=provider \(warning)") }
+        do {
+            try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StartError(description: "dataDir: cannot create \(config.dataDir): \(error.localizedDescription)")
+        }
+        let platforms = config.enabledPlatforms
+        let vapidKey: String
+        do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
+            throw StartError(description: "webpush.vapidKeyPath: \(error)")
+        }
+        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
+        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey)
+        try startListeners(router: router, operations: operations)
+
+        do {
+            let backend = try dependencies.openBackend(config, platforms, metrics, log)
+            state.withLock {
+                $0.backend = backend
+                $0.readiness = .ready
+            }
+        } catch {
+            stopListeners()
+            throw StartError(description: "storage: \(error)")
+        }
+        log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
+    }
+
+    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String) -> APIRouter {
+        let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
+                                        limits: config.limits, anysyncEnabled: false)
+        let replayCache = MemoryReplayCache()
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
+            Double(replayCache.count)
+        }
+        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
+                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
+            Double(replayCache.evictedUnexpired)
+        }
+        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: replayCache)
+        return APIRouter(
+            capabilities: capabilities, authenticator: authenticator,
+            rateLimiter: RateLimiter(policy: config.rateLimits),
+            handler: { [state] request, account in
+                guard let backend = state.withLock({ $0.backend }) else {
+                    return ErrorJSON.response(APIError(status: 503, code: "unavailable", message: "storage is not open yet"))
+                }
+                return backend.handler(request, account)
+            },
+            rateClass: { [state] method, path in state.withLock { $0.backend }?.rateClass(method, path) },
+            operations: operations, servesMetrics: config.adminListen == nil, log: log)
+    }
+
+    private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {
+        func server(_ address: ListenAddress, _ responder: any HTTPResponder) -> HTTPServer {
+            HTTPServer(configuration: .init(address: address, threads: config.server.threads,
+                                            connectionTimeout: config.server.connectionTimeout,
+                                            maxBodyBytes: config.limits.maxBodyBytes,
+                                            maxConnections: config.server.maxConnections),
+                       responder: responder)
+        }
+        let api = server(config.listen, router)
+        do { try api.start() } catch { throw StartError(description: "listen: \(error)") }
+        state.withLock { $0.api = api }
+        metrics.gauge("pushnode_http_requests_in_flight", help: "HTTP requests being read or answered on the API listener.") {
+            Double(api.requestsInFlight)
+        }
+        if let adminAddress = config.adminListen {
+            let admin = server(adminAddress, AdminRouter(operations: operations))
+            do { try admin.start() } catch {
+                stopListeners()
+                throw StartError(description: "adminListen: \(error)")
+            }
+            state.withLock { $0.admin = admin }
+            log("event=admin_listening listen=\(ListenAddress(host: adminAddress.host, port: UInt16(admin.port)))")
+        }
+    }
+
+    private func stopListeners() {
+        let servers = state.withLock { state -> [HTTPServer] in
+            defer { state.api = nil; state.admin = nil }
+            return [state.api, state.admin].compactMap { $0 }
+        }
+        servers.forEach { $0.stop() }
+    }
+
+    /// Graceful shutdown, once: readiness `draining`, stop accepting, wait up to
+    /// `server.shutdownTimeout` for in-flight requests, close the listeners, then storage.
+    public func shutdown() {
+        let (servers, backend): ([HTTPServer], NodeBackend?) = state.withLock { state in
+            guard !state.shutDown else { return ([], nil) }
+            state.shutDown = true
+            state.readiness = .draining
+            return ([state.api, state.admin].compactMap { $0 }, state.backend)
+        }
+        guard !servers.isEmpty || backend != nil else { return }
+        servers.forEach { $0.quiesce() }
+        let deadline = Clocks.monotonicSeconds() + config.server.shutdownTimeout
+        let idle = servers.allSatisfy { $0.waitUntilIdle(timeout: max(0, deadline - Clocks.monotonicSeconds())) }
+        log("event=shutdown stage=drained complete=\(idle) in_flight=\(servers.reduce(0) { $0 + $1.requestsInFlight })")
+        stopListeners()
+        backend?.close()
+        state.withLock { $0.backend = nil }
+        log("event=shutdown stage=done")
+    }
+
+    /// Blocks until SIGTERM or SIGINT, then shuts down. A second signal exits at once.
+    public func runUntilSignal() {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let received = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received.signal() }
+            source.resume()
+            return source
+        }
+        received.wait()
+        let log = self.log
+        for source in sources {
+            source.setEventHandler {
+                log("event=shutdown stage=forced")
+                exit(1)
+            }
+        }
+        log("event=shutdown stage=started")
+        shutdown()
+        sources.forEach { $0.cancel() }
+    }
+}

@@ -1,0 +1,18 @@
+import PushCrypto
+import PushProtocol
+
+/// What the service side hands the node once storage is open: the handler for signed routes,
+/// their rate classes, and how to close storage at shutdown.
+public struct NodeBackend: Sendable {
+    public var handler: APIRouter.AuthenticatedHandler
+    public var rateClass: APIRouter.RateClassifier
+    /// Flushes and closes storage; called once, after the listeners stopped.
+    public var close: @Sendable () -> Void
+
+    public init(handler: @escaping APIRouter.AuthenticatedHandler, rateClass: @escaping APIRouter.RateClassifier,
+                close: @escaping @Sendable () -> Void) {
+        self.handler = handler
+        self.rateClass = rateClass
+        self.close = close
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PushCrypto
+
+/// The node's VAPID key (RFC 8292): `webpush.vapidKeyPath` when set (it must exist: browser
+/// subscriptions are bound to it), else `<dataDir>/vapid.pem`, generated once with mode 0600.
+public enum VAPIDKeyFile {
+    public static let generatedName = "vapid.pem"
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func path(for config: NodeConfig) -> String {
+        config.webpush.vapidKeyPath.isEmpty ? config.dataDir + "/" + generatedName : config.webpush.vapidKeyPath
+    }
+
+    /// Loads the configured or generated key, generating it when the default file is absent.
+    public static func loadOrCreate(config: NodeConfig) throws -> VAPID.Key {
+        let path = path(for: config)
+        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
+            do { return try VAPID.Key(pemRepresentation: pem) } catch {
+                throw Failure(description: "webpush.vapidKeyPath: \(path) is not a P-256 private key PEM")
+            }
+        }
+        guard config.webpush.vapidKeyPath.isEmpty else {
+            throw Failure(description: "webpush.vapidKeyPath: cannot read \(path)")
+        }
+        let key = try VAPID.Key.generate()
+        try writeExclusively(try key.privateKey.pemRepresentation, to: path)
+        // Another node process may have won the race: load what is on disk.
+        return try VAPID.Key(pemRepresentation: String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// Writes a new 0600 file; if another process created it first, that file wins.
+    private static func writeExclusively(_ contents: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST { return }
+            throw Failure(description: "dataDir: cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let bytes = Array(contents.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
+            throw Failure(description: "dataDir: cannot write \(path)")
+        }
+    }
+}

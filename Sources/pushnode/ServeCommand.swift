@@ -1,0 +1,27 @@
+import Foundation
+import PushServer
+
+/// `pushnode serve [--config FILE]`: runs the node until SIGTERM/SIGINT. Without a config file
+/// it runs on the embedded default (127.0.0.1:8765, data under ./pushnode-data); `PUSHNODE_*`
+/// variables override either.
+func runServe(_ args: Arguments) throws {
+    let loaded = try loadConfig(args)
+    let log = LogSink.standardError
+    for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
+    let node = Node(config: loaded.config, log: log)
+    do {
+        try node.start()
+    } catch {
+        throw CLIError(error.description)
+    }
+    node.runUntilSignal()
+}
+
+/// The config named by `--config`, or the embedded default, with environment overrides.
+func loadConfig(_ args: Arguments) throws -> ConfigLoader.Loaded {
+    do {
+        return try ConfigLoader.load(path: args.options["config"])
+    } catch {
+        throw CLIError("invalid configuration:\n" + error.description)
+    }
+}

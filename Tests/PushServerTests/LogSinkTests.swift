@@ -1,0 +1,9 @@
+@testable import PushServer
+import Testing
+
+@Suite struct LogSinkTests {
+    @Test func quotedFieldsCannotForgeFieldsOrLines() {
+        #expect(LogSink.quoted("plain") == "\"plain\"")
+        #expect(LogSink.quoted("a\" level=error\nevent=x\\") == #""a\" level=error\nevent=x\\""#)
+    }
+}
