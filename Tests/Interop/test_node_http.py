@@ -105,7 +105,7 @@ def test_python_signed_requests_pass_authentication(node):
     assert (status, body["error"]["code"]) == (401, "auth.replayed")
 
     _, headers = sign_with_library(SEED, "POST", "/v1/tokens", None, payload, nonce="python-nonce-tampered-01")
-    status, _, body = node.json("POST", "/v1/tokens", headers=headers, body=payload.replace(b"d1", b"d2"))
+    status, _, body = node.json("POST", "/v1/tokens", headers=headers, body=payload.replace(b"[]", b"[ ]"))
     assert (status, body["error"]["code"]) == (401, "auth.invalid_signature")
 
     _, headers = sign_with_library(SEED, "GET", "/v1/tokens", created=1_000_000_000, nonce="python-nonce-expired-01")
