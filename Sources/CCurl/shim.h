@@ -12,4 +12,10 @@ static inline CURLMcode pushnode_curl_multi_setopt_long(CURLM *m, CURLMoption o,
 static inline CURLcode pushnode_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode pushnode_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode pushnode_curl_easy_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode pushnode_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode pushnode_curl_global_init_all(void) { return curl_global_init(CURL_GLOBAL_ALL); }
+/* The HTTP version constants are an anonymous enum and a #define: typed here for Swift. */
+static inline long pushnode_curl_http_version_2tls(void) { return CURL_HTTP_VERSION_2TLS; }
+static inline long pushnode_curl_pipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
+static inline CURLcode pushnode_curl_easy_setopt_opensocket(CURL *h, curl_socket_t (*f)(void *, curlsocktype, struct curl_sockaddr *)) { return curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, f); }
 #endif
