@@ -34,6 +34,7 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var pool: [CurlEasy] = []
+    private var gate = FreshConnectionGate<Transfer>()
     private var lastSweep: ContinuousClock.Instant
 
     /// How late past its deadline a transfer may be before the loop fails it itself
@@ -116,8 +117,12 @@ final class EventLoop: @unchecked Sendable {
             sweepOverdueTransfers()
             multi.poll(timeoutMs: active.isEmpty ? 1000 : Self.sweepInterval.wholeMilliseconds)
         }
-        for (_, transfer) in active { abandon(transfer, with: .cancelled) }
+        let remaining = Array(active.values) + gate.removeAll()
         active.removeAll()
+        for transfer in remaining {
+            transfer.leadsFreshConnection = false
+            abandon(transfer, with: .cancelled)
+        }
         pool.removeAll()
     }
 
@@ -146,8 +151,7 @@ final class EventLoop: @unchecked Sendable {
             try multi.add(easy)
             active[easy.handle] = transfer
         } catch {
-            recycle(transfer)
-            complete(transfer.completion, .failure(error))
+            conclude(transfer, .failure(error))
         }
     }
 
@@ -158,48 +162,70 @@ final class EventLoop: @unchecked Sendable {
         counters.withLock { $0.connectionsOpened += connections }
 
         if result == CURLE_OK {
-            let response = transfer.response(from: easy)
-            recycle(transfer)
-            complete(transfer.completion, .success(response))
-            return
+            conclude(transfer, .success(transfer.response(from: easy)))
+        } else if transfer.exceededBodyCap {
+            conclude(transfer, .failure(.tooLarge))
+        } else {
+            let message = easy.errorMessage(for: result)
+            if TransportError.isConnectionLoss(result), !transfer.sawStatusLine, transfer.attempts == 1 {
+                retry(transfer, streamOnly: TransportError.isStreamReset(result, message: message))
+            } else {
+                conclude(transfer, .failure(TransportError(curlCode: result, message: message)))
+            }
         }
-        if transfer.exceededBodyCap {
-            recycle(transfer)
-            complete(transfer.completion, .failure(.tooLarge))
-            return
-        }
-        // The connection died (GOAWAY, reset stream, closed socket) before the server
-        // answered: send once more. curl never reuses a connection that got GOAWAY or
-        // died, so the retry goes out on a live or new one without CURLOPT_FRESH_CONNECT,
-        // which would open one connection per retried request.
-        if TransportError.isConnectionLoss(result), !transfer.sawStatusLine, transfer.attempts == 1 {
-            counters.withLock { $0.retries += 1 }
-            easy.reset()
+    }
+
+    /// Sends a request once more after its stream or connection died before an answer.
+    /// A reset stream leaves the connection usable; otherwise the retry needs a fresh
+    /// connection, opened by one leader per origin (see `FreshConnectionGate`).
+    private func retry(_ transfer: Transfer, streamOnly: Bool) {
+        counters.withLock { $0.retries += 1 }
+        transfer.easy?.reset()
+        if streamOnly {
             launch(transfer)
             return
         }
-        let error = TransportError(curlCode: result, message: easy.errorMessage(for: result))
-        recycle(transfer)
-        complete(transfer.completion, .failure(error))
+        switch gate.admit(transfer, origin: transfer.origin) {
+        case .lead:
+            transfer.needsFreshConnection = true
+            transfer.leadsFreshConnection = true
+            launch(transfer)
+        case .follow:
+            break
+        }
     }
 
     /// Fails transfers that outlived their deadline without curl noticing (queued for a
-    /// connection or stream slot, where curl's own timeout does not run).
+    /// connection or stream slot, where curl's own timeout does not run, or parked
+    /// behind a fresh connection).
     private func sweepOverdueTransfers() {
         let now = clock.now
-        guard now - lastSweep >= Self.sweepInterval, !active.isEmpty else { return }
+        guard now - lastSweep >= Self.sweepInterval else { return }
         lastSweep = now
         let overdue = active.filter { now - $0.value.deadline > Self.sweepGrace }
         for (handle, transfer) in overdue {
             active.removeValue(forKey: handle)
             abandon(transfer, with: .timedOut)
         }
+        for transfer in gate.removeWaiters(where: { now - $0.deadline > Self.sweepGrace }) {
+            conclude(transfer, .failure(.timedOut))
+        }
     }
 
     private func abandon(_ transfer: Transfer, with error: TransportError) {
         if let easy = transfer.easy { multi.remove(easy) }
+        conclude(transfer, .failure(error))
+    }
+
+    /// Ends a transfer: recycles its handle, lets retries parked behind it go, and
+    /// calls its completion.
+    private func conclude(_ transfer: Transfer, _ result: Result<ClientResponse, TransportError>) {
         recycle(transfer)
-        complete(transfer.completion, .failure(error))
+        complete(transfer.completion, result)
+        if transfer.leadsFreshConnection {
+            transfer.leadsFreshConnection = false
+            for follower in gate.leaderFinished(origin: transfer.origin) { launch(follower) }
+        }
     }
 
     private func takeHandle() throws(TransportError) -> CurlEasy {

@@ -35,7 +35,7 @@ public struct HTTPClientConfiguration: Sendable {
         caFile: String? = nil,
         maxResponseBytes: Int = 1 << 20,
         userAgent: String = "pushnode",
-        maxConnectionsPerHost: Int = 2,
+        maxConnectionsPerHost: Int = 1,
         maxConcurrentStreams: Int = 1000,
         handlePoolSize: Int = 256
     ) {

@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// One request on its way: the easy handle carrying it, what has arrived so far, and
 /// whom to tell when it ends. Lives on the event-loop thread only.
@@ -7,6 +8,8 @@ final class Transfer {
 
     let request: ClientRequest
     let completion: Completion
+    /// `scheme://host:port`, the key of the connection pool the request uses.
+    let origin: String
     /// When the request must be finished, counted from `send`.
     let deadline: ContinuousClock.Instant
     private let maxResponseBytes: Int
@@ -14,6 +17,10 @@ final class Transfer {
     var easy: CurlEasy?
     /// Sends so far: 1, or 2 after a retry on a dead connection.
     var attempts = 0
+    /// This attempt must open a new connection (`CURLOPT_FRESH_CONNECT`).
+    var needsFreshConnection = false
+    /// This attempt opens the fresh connection other retries to the origin wait for.
+    var leadsFreshConnection = false
     private var headerList: HeaderList?
 
     private(set) var body: [UInt8] = []
@@ -25,6 +32,7 @@ final class Transfer {
 
     init(request: ClientRequest, deadline: ContinuousClock.Instant, maxResponseBytes: Int, completion: @escaping Completion) {
         self.request = request
+        self.origin = HTTPClient.origin(of: request.url)
         self.deadline = deadline
         self.maxResponseBytes = maxResponseBytes
         self.completion = completion
@@ -45,12 +53,14 @@ final class Transfer {
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_HTTP_VERSION, pushnode_curl_http_version_2tls())
         try easy.set(CURLOPT_PIPEWAIT, true)
+        try easy.set(CURLOPT_FRESH_CONNECT, needsFreshConnection)
         try easy.set(CURLOPT_FOLLOWLOCATION, false)
         try easy.set(CURLOPT_NOSIGNAL, true)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, min(configuration.connectTimeout, remaining).wholeMilliseconds)
         try easy.set(CURLOPT_TIMEOUT_MS, remaining.wholeMilliseconds)
         try easy.set(CURLOPT_USERAGENT, configuration.userAgent)
+        if getenv("PUSHNODE_CURL_VERBOSE") != nil { try easy.set(CURLOPT_VERBOSE, true) }
         if let caFile = configuration.caFile {
             try easy.set(CURLOPT_CAINFO, caFile)
         }

@@ -24,11 +24,21 @@ extension TransportError {
         }
     }
 
-    /// Whether libcurl's result means the connection went away before a whole answer
-    /// arrived: the case the client retries once.
+    /// Whether the server reset just this HTTP/2 stream (RST_STREAM) on a connection that
+    /// stays usable. libcurl 7.88 reports that and a connection closed under the stream
+    /// with the same code; only its message tells them apart.
+    static func isStreamReset(_ curlCode: CURLcode, message: String) -> Bool {
+        curlCode == CURLE_HTTP2_STREAM && message.contains("was not closed cleanly:")
+    }
+
+    /// Whether libcurl's result means the connection or stream went away before a whole
+    /// answer arrived: the case the client retries once (if no status line came yet).
+    /// libcurl 7.88 reports an HTTP/2 connection closed under open streams as
+    /// `CURLE_PARTIAL_FILE`.
     static func isConnectionLoss(_ curlCode: CURLcode) -> Bool {
         switch curlCode {
-        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+             CURLE_PARTIAL_FILE:
             true
         default:
             false
