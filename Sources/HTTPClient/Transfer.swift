@@ -1,5 +1,4 @@
 import CCurl
-import Glibc
 
 /// One request on its way: the easy handle carrying it, what has arrived so far, and
 /// whom to tell when it ends. Lives on the event-loop thread only.
@@ -60,7 +59,6 @@ final class Transfer {
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, min(configuration.connectTimeout, remaining).wholeMilliseconds)
         try easy.set(CURLOPT_TIMEOUT_MS, remaining.wholeMilliseconds)
         try easy.set(CURLOPT_USERAGENT, configuration.userAgent)
-        if getenv("PUSHNODE_CURL_VERBOSE") != nil { try easy.set(CURLOPT_VERBOSE, true) }
         if let caFile = configuration.caFile {
             try easy.set(CURLOPT_CAINFO, caFile)
         }
