@@ -165,6 +165,8 @@ final class EventLoop: @unchecked Sendable {
             conclude(transfer, .success(transfer.response(from: easy)))
         } else if transfer.exceededBodyCap {
             conclude(transfer, .failure(.tooLarge))
+        } else if transfer.refusedAddress, result == CURLE_COULDNT_CONNECT {
+            conclude(transfer, .failure(.forbiddenAddress))
         } else {
             let message = easy.errorMessage(for: result)
             if TransportError.isConnectionLoss(result), !transfer.sawStatusLine, transfer.attempts == 1 {

@@ -28,6 +28,14 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxConcurrentStreams: Int
     /// Idle easy handles kept for reuse.
     public var handlePoolSize: Int
+    /// Refuse to connect to private, loopback, link-local and reserved IP addresses
+    /// (checked on the resolved address at connect time): for a client that sends to
+    /// subscriber-supplied URLs (Web Push). Such requests fail with `.forbiddenAddress`.
+    /// The policy is per client, so every pooled connection was opened under it.
+    public var refusePrivateAddresses: Bool
+    /// An explicit proxy URL. `nil` means no proxy: the `http_proxy`/`https_proxy`
+    /// environment variables libcurl would otherwise honour are ignored.
+    public var proxy: String?
 
     public init(
         connectTimeout: Duration = .seconds(10),
@@ -37,7 +45,9 @@ public struct HTTPClientConfiguration: Sendable {
         userAgent: String = "pushnode",
         maxConnectionsPerHost: Int = 1,
         maxConcurrentStreams: Int = 1000,
-        handlePoolSize: Int = 256
+        handlePoolSize: Int = 256,
+        refusePrivateAddresses: Bool = false,
+        proxy: String? = nil
     ) {
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
@@ -47,6 +57,8 @@ public struct HTTPClientConfiguration: Sendable {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.maxConcurrentStreams = maxConcurrentStreams
         self.handlePoolSize = handlePoolSize
+        self.refusePrivateAddresses = refusePrivateAddresses
+        self.proxy = proxy
     }
 }
 

@@ -28,6 +28,10 @@ final class Transfer {
     private(set) var sawStatusLine = false
     /// The body cap was hit: the write callback refused bytes.
     private(set) var exceededBodyCap = false
+    /// Connections may only go to public addresses (see `AddressPolicy`).
+    private(set) var refusesPrivateAddresses = false
+    /// The open-socket callback refused an address for this attempt.
+    private(set) var refusedAddress = false
 
     init(request: ClientRequest, deadline: ContinuousClock.Instant, maxResponseBytes: Int, completion: @escaping Completion) {
         self.request = request
@@ -43,6 +47,8 @@ final class Transfer {
         headers = [:]
         sawStatusLine = false
         exceededBodyCap = false
+        refusedAddress = false
+        refusesPrivateAddresses = configuration.refusePrivateAddresses
 
         let remaining = deadline - now
         guard remaining > .zero else { throw .timedOut }
@@ -62,6 +68,7 @@ final class Transfer {
         if let caFile = configuration.caFile {
             try easy.set(CURLOPT_CAINFO, caFile)
         }
+        try easy.set(CURLOPT_PROXY, configuration.proxy ?? "")
         try configureMethodAndBody(easy)
 
         let list = HeaderList(request.headers)
@@ -74,6 +81,10 @@ final class Transfer {
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
         _ = pushnode_curl_easy_setopt_write(easy.handle, CurlCallbacks.body)
         _ = pushnode_curl_easy_setopt_header(easy.handle, CurlCallbacks.header)
+        if refusesPrivateAddresses {
+            try easy.set(CURLOPT_OPENSOCKETDATA, pointer: context)
+            _ = pushnode_curl_easy_setopt_opensocket(easy.handle, CurlCallbacks.openSocket)
+        }
         self.easy = easy
     }
 
@@ -101,6 +112,13 @@ final class Transfer {
                 guard rc == CURLE_OK else { throw TransportError(curlCode: rc, message: "request body") }
             }
         }
+    }
+
+    /// Whether the open-socket callback may connect to `address` (4 or 16 bytes).
+    func mayConnect(to address: [UInt8]) -> Bool {
+        guard refusesPrivateAddresses, !AddressPolicy.isPublic(address) else { return true }
+        refusedAddress = true
+        return false
     }
 
     /// Body bytes from the write callback; returns how many were taken.

@@ -13,6 +13,9 @@ public enum TransportError: Error, Sendable, Equatable {
     case tooLarge
     /// The URL is malformed or not `http`/`https`.
     case invalidURL
+    /// The host resolved only to private or reserved addresses, which this client refuses
+    /// (`HTTPClientConfiguration.refusePrivateAddresses`).
+    case forbiddenAddress
     /// The client was shut down before the request finished.
     case cancelled
     /// Any other libcurl failure, with its `CURLcode` and message.
@@ -22,7 +25,7 @@ public enum TransportError: Error, Sendable, Equatable {
     public var isRetryable: Bool {
         switch self {
         case .connectFailed, .timedOut, .connectionReset: true
-        case .tls, .tooLarge, .invalidURL, .cancelled, .other: false
+        case .tls, .tooLarge, .invalidURL, .forbiddenAddress, .cancelled, .other: false
         }
     }
 
@@ -35,6 +38,7 @@ public enum TransportError: Error, Sendable, Equatable {
         case .tls: "transport.tls"
         case .tooLarge: "transport.too_large"
         case .invalidURL: "transport.invalid_url"
+        case .forbiddenAddress: "transport.forbidden_address"
         case .cancelled: "transport.cancelled"
         case .other: "transport.other"
         }

@@ -21,4 +21,16 @@ enum CurlCallbacks {
         transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
         return size * count
     }
+
+    /// `CURLOPT_OPENSOCKETFUNCTION`, installed only when private addresses are refused:
+    /// sees the resolved address before libcurl connects to it.
+    static let openSocket: @convention(c) (UnsafeMutableRawPointer?, curlsocktype, UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t = {
+        context, _, address in
+        guard let context, let address else { return pushnode_curl_socket_bad() }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = Int(pushnode_curl_sockaddr_ip(address, &bytes))
+        guard transfer.mayConnect(to: Array(bytes.prefix(count))) else { return pushnode_curl_socket_bad() }
+        return pushnode_curl_open_socket(address)
+    }
 }
