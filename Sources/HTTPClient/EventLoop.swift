@@ -7,18 +7,21 @@ import Synchronization
 /// runs `curl_multi_perform`/`curl_multi_poll`, completes finished transfers, retries
 /// those whose connection died, and times out those stuck waiting for a connection.
 ///
-/// Everything except `submit`, `stats` and `shutdown` runs on that thread, which is
-/// why the class can be `@unchecked Sendable`: its unsynchronised state (`active`,
-/// `pool`) is never touched from anywhere else.
+/// Everything except `submit`, `cancellationRequested`, `stats` and `shutdown` runs on
+/// that thread, which is why the class can be `@unchecked Sendable`: its unsynchronised
+/// state (`active`, `pool`, `gate`) is never touched from anywhere else.
 final class EventLoop: @unchecked Sendable {
     private struct Submission {
         let request: ClientRequest
         let deadline: ContinuousClock.Instant
+        let cancellation: CancellationFlag?
         let completion: Transfer.Completion
     }
 
     private struct Inbox {
         var submissions: [Submission] = []
+        /// Some task cancelled its request: look for flagged transfers.
+        var cancellationRequested = false
         var stopping = false
     }
 
@@ -64,20 +67,31 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Any thread
 
-    func submit(_ request: ClientRequest, completion: @escaping Transfer.Completion) {
+    func submit(
+        _ request: ClientRequest,
+        cancellation: CancellationFlag? = nil,
+        completion: @escaping Transfer.Completion
+    ) {
         let deadline = clock.now + (request.timeout ?? configuration.requestTimeout)
+        let submission = Submission(request: request, deadline: deadline, cancellation: cancellation, completion: completion)
+        counters.withLock { $0.inFlight += 1 }
         let (accepted, needsWakeup) = inbox.withLock { inbox -> (Bool, Bool) in
             guard !inbox.stopping else { return (false, false) }
-            inbox.submissions.append(Submission(request: request, deadline: deadline, completion: completion))
+            inbox.submissions.append(submission)
             // One wakeup per batch: the loop drains the whole inbox when it wakes.
             return (true, inbox.submissions.count == 1)
         }
         guard accepted else {
-            completion(.failure(.cancelled))
+            complete(completion, .failure(.cancelled))
             return
         }
-        counters.withLock { $0.inFlight += 1 }
         if needsWakeup { multi.wakeup() }
+    }
+
+    /// A task set the `CancellationFlag` of one of its requests.
+    func cancellationRequested() {
+        inbox.withLock { $0.cancellationRequested = true }
+        multi.wakeup()
     }
 
     var stats: HTTPClientStats {
@@ -103,15 +117,19 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (batch, stopping) = inbox.withLock { inbox -> ([Submission], Bool) in
-                defer { inbox.submissions.removeAll(keepingCapacity: true) }
-                return (inbox.submissions, inbox.stopping)
+            let (batch, cancelling, stopping) = inbox.withLock { inbox -> ([Submission], Bool, Bool) in
+                defer {
+                    inbox.submissions.removeAll(keepingCapacity: true)
+                    inbox.cancellationRequested = false
+                }
+                return (inbox.submissions, inbox.cancellationRequested, inbox.stopping)
             }
             if stopping {
                 for submission in batch { complete(submission.completion, .failure(.cancelled)) }
                 break
             }
             for submission in batch { start(submission) }
+            if cancelling { removeCancelledTransfers() }
             multi.perform()
             for (handle, result) in multi.completedTransfers() { finish(handle, result) }
             sweepOverdueTransfers()
@@ -133,7 +151,24 @@ final class EventLoop: @unchecked Sendable {
             maxResponseBytes: configuration.maxResponseBytes,
             completion: submission.completion
         )
+        transfer.cancellation = submission.cancellation
+        if submission.cancellation?.isCancelled == true {
+            conclude(transfer, .failure(.cancelled))
+            return
+        }
         launch(transfer)
+    }
+
+    /// Fails the transfers whose task was cancelled, running or parked.
+    private func removeCancelledTransfers() {
+        let cancelled = active.filter { $0.value.cancellation?.isCancelled == true }
+        for (handle, transfer) in cancelled {
+            active.removeValue(forKey: handle)
+            abandon(transfer, with: .cancelled)
+        }
+        for transfer in gate.removeWaiters(where: { $0.cancellation?.isCancelled == true }) {
+            conclude(transfer, .failure(.cancelled))
+        }
     }
 
     /// Configures an easy handle for the transfer's next attempt and hands it to curl.

@@ -29,10 +29,18 @@ public final class HTTPClient: Sendable {
         loop.submit(request, completion: completion)
     }
 
-    /// Sends a request and waits for its answer.
+    /// Sends a request and waits for its answer. Cancelling the task fails it with
+    /// `.cancelled` (and resets its stream).
     public func send(_ request: ClientRequest) async throws(TransportError) -> ClientResponse {
-        let result = await withCheckedContinuation { continuation in
-            loop.submit(request) { continuation.resume(returning: $0) }
+        let cancellation = CancellationFlag()
+        let loop = self.loop
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                loop.submit(request, cancellation: cancellation) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            cancellation.cancel()
+            loop.cancellationRequested()
         }
         return try result.get()
     }

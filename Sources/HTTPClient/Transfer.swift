@@ -14,6 +14,8 @@ final class Transfer {
     private let maxResponseBytes: Int
 
     var easy: CurlEasy?
+    /// Set when the async caller's task is cancelled.
+    var cancellation: CancellationFlag?
     /// Sends so far: 1, or 2 after a retry on a dead connection.
     var attempts = 0
     /// This attempt must open a new connection (`CURLOPT_FRESH_CONNECT`).
@@ -71,7 +73,7 @@ final class Transfer {
         try easy.set(CURLOPT_PROXY, configuration.proxy ?? "")
         try configureMethodAndBody(easy)
 
-        let list = HeaderList(request.headers)
+        let list = try HeaderList(request.headers)
         list.append("Expect:")  // no 100-continue round trip for bodies over 1 KiB
         headerList = list
         try easy.set(CURLOPT_HTTPHEADER, pointer: list.list)

@@ -13,6 +13,10 @@ public enum TransportError: Error, Sendable, Equatable {
     case tooLarge
     /// The URL is malformed or not `http`/`https`.
     case invalidURL
+    /// A header name or value holds a character that cannot go on the wire (CR, LF,
+    /// NUL, or a colon or space in a name): refused rather than sent, so data from a
+    /// registration can never inject a header.
+    case invalidHeader
     /// The host resolved only to private or reserved addresses, which this client refuses
     /// (`HTTPClientConfiguration.refusePrivateAddresses`).
     case forbiddenAddress
@@ -25,7 +29,7 @@ public enum TransportError: Error, Sendable, Equatable {
     public var isRetryable: Bool {
         switch self {
         case .connectFailed, .timedOut, .connectionReset: true
-        case .tls, .tooLarge, .invalidURL, .forbiddenAddress, .cancelled, .other: false
+        case .tls, .tooLarge, .invalidURL, .invalidHeader, .forbiddenAddress, .cancelled, .other: false
         }
     }
 
@@ -38,6 +42,7 @@ public enum TransportError: Error, Sendable, Equatable {
         case .tls: "transport.tls"
         case .tooLarge: "transport.too_large"
         case .invalidURL: "transport.invalid_url"
+        case .invalidHeader: "transport.invalid_header"
         case .forbiddenAddress: "transport.forbidden_address"
         case .cancelled: "transport.cancelled"
         case .other: "transport.other"

@@ -77,6 +77,24 @@ import Testing
         #expect(client.stats.connectionsOpened == 1)
     }
 
+    @Test func queuesConcurrentHTTP11RequestsOnItsConnection() async throws {
+        let client = try client()
+        let requests = (0..<20).map { _ in ClientRequest(url: mock.httpBase + "/_mock/echo") }
+        let results = await Completions.sendAll(requests, with: client)
+        #expect(results.compactMap(\.value).filter { $0.status == 200 && $0.httpVersion == 1 }.count == 20)
+        #expect(client.stats.connectionsOpened == 1)
+    }
+
+    @Test func refusesHeadersThatCouldInjectFields() async throws {
+        let client = try client()
+        for header in [("X-A", "1\r\nX-Injected: 1"), ("Bad Name", "1"), ("X-B", "nul\u{0}"), ("", "v")] {
+            await #expect(throws: TransportError.invalidHeader) {
+                try await client.send(ClientRequest(url: mock.tlsBase + "/_mock/echo", headers: [header]))
+            }
+        }
+        #expect(client.stats.inFlight == 0)
+    }
+
     @Test func returnsARedirectAsIs() async throws {
         let client = try client()
         let response = try await client.send(ClientRequest(
@@ -133,6 +151,20 @@ import Testing
         for url in ["ftp://127.0.0.1/x", "file:///etc/passwd", "no scheme"] {
             await #expect(throws: TransportError.invalidURL) { try await client.send(ClientRequest(url: url)) }
         }
+    }
+
+    @Test func cancelsWithItsTask() async throws {
+        let client = try client()
+        let pending = Task { () throws(TransportError) -> ClientResponse in
+            try await client.send(ClientRequest(url: mock.tlsBase + "/_mock/delay?ms=10000"))
+        }
+        while client.stats.inFlight == 0 { await Task.yield() }
+        pending.cancel()
+        await #expect(throws: TransportError.cancelled) { try await pending.value }
+        #expect(client.stats.inFlight == 0)
+        let next = try await client.send(ClientRequest(url: mock.tlsBase + "/_mock/echo"))
+        #expect(next.status == 200)
+        #expect(client.stats.connectionsOpened == 1)
     }
 
     @Test func cancelsOnShutdown() async throws {
