@@ -1,12 +1,22 @@
 import Foundation
 
 /// `PushBench <suite>`: prints figures and ratios measured in one run. Never a test.
-let usage = "usage: PushBench crypto | all"
+let usage = """
+usage: PushBench crypto | all
+       PushBench http …
+\(HTTPClientBenchmark.usage)
+"""
 
-let suite = CommandLine.arguments.dropFirst().first ?? "all"
+let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    switch suite {
+    switch arguments.first ?? "all" {
     case "crypto", "all": try CryptoBench.run()
+    case "http":
+        guard let options = HTTPClientBenchmark.parse(Array(arguments.dropFirst())) else {
+            print(HTTPClientBenchmark.usage)
+            exit(2)
+        }
+        try HTTPClientBenchmark.run(options)
     default:
         print(usage)
         exit(2)
