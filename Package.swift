@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(
             name: "PushServer",
-            dependencies: ["PushCrypto", "PushProtocol", "HTTPClient", "CSQLite", "CYAML", "CMicroHTTPD"]
+            dependencies: ["PushCrypto", "PushProtocol", "HTTPClient", "CSQLite", "CYAML", "CMicroHTTPD", "COpenSSL"]
         ),
         .target(name: "PushClient", dependencies: ["PushCrypto", "PushProtocol", "HTTPClient"]),
         .executableTarget(
