@@ -36,6 +36,7 @@ public final class Node: Sendable {
         var backend: NodeBackend?
         var api: HTTPServer?
         var admin: HTTPServer?
+        var anysync: AnySyncDoor?
         var started = false
         var shutDown = false
     }
@@ -45,11 +46,14 @@ public final class Node: Sendable {
     private let dependencies: Dependencies
     private let log: LogSink
     private let state = Protected(State())
+    /// Shared by the HTTP and any-sync doors.
+    private let rateLimiter: RateLimiter
 
     public init(config: NodeConfig, dependencies: Dependencies = .production, log: LogSink = .standardError) {
         self.config = config
         self.dependencies = dependencies
         self.log = log
+        self.rateLimiter = RateLimiter(policy: config.rateLimits)
     }
 
     /// The API listener's bound port (0 before `start`).
@@ -57,6 +61,8 @@ public final class Node: Sendable {
     /// The admin listener's bound port, when there is one.
     public var adminPort: Int? { state.withLock { $0.admin?.port } }
     public var readiness: OperationsRoutes.Readiness { state.withLock { $0.readiness } }
+    /// The any-sync door's bound port, when it is open.
+    public var anysyncPort: Int? { state.withLock { $0.anysync?.port } }
 
     /// Starts the listeners, then opens storage. Throws (with everything started stopped again)
     /// when credentials, the data directory, a listener or storage fail.
@@ -79,16 +85,33 @@ public final class Node: Sendable {
         do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
             throw StartError(description: "webpush.vapidKeyPath: \(error)")
         }
+        let peerKey: Ed25519.KeyPair?
+        do { peerKey = config.anysync.listen == nil ? nil : try AnySyncPeerKey.loadOrCreate(config: config) } catch {
+            throw StartError(description: "\(error)")
+        }
         let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
-        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey)
+        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
+                                peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
         do {
             let backend = try dependencies.openBackend(config, platforms, metrics, log)
+            if let peerKey, let service = backend.service {
+                do {
+                    let door = try AnySyncDoor.start(config: config, peerKey: peerKey, service: service, rateLimiter: rateLimiter, log: log)
+                    state.withLock { $0.anysync = door }
+                } catch {
+                    backend.close()
+                    stopListeners()
+                    throw StartError(description: "\(error)")
+                }
+            }
             state.withLock {
                 $0.backend = backend
                 $0.readiness = .ready
             }
+        } catch let error as StartError {
+            throw error
         } catch {
             stopListeners()
             throw StartError(description: "storage: \(error)")
@@ -96,9 +119,9 @@ public final class Node: Sendable {
         log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
     }
 
-    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String) -> APIRouter {
+    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String, peerID: String?) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
-                                        limits: config.limits, anysyncEnabled: false)
+                                        limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
         let replayCache = MemoryReplayCache()
         metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
             Double(replayCache.count)
@@ -110,7 +133,7 @@ public final class Node: Sendable {
         let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: replayCache)
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
-            rateLimiter: RateLimiter(policy: config.rateLimits),
+            rateLimiter: rateLimiter,
             handler: { [state] request, account in
                 guard let backend = state.withLock({ $0.backend }) else {
                     return ErrorJSON.response(APIError(status: 503, code: "unavailable", message: "storage is not open yet"))
@@ -147,10 +170,11 @@ public final class Node: Sendable {
     }
 
     private func stopListeners() {
-        let servers = state.withLock { state -> [HTTPServer] in
-            defer { state.api = nil; state.admin = nil }
-            return [state.api, state.admin].compactMap { $0 }
+        let (servers, door) = state.withLock { state -> ([HTTPServer], AnySyncDoor?) in
+            defer { state.api = nil; state.admin = nil; state.anysync = nil }
+            return ([state.api, state.admin].compactMap { $0 }, state.anysync)
         }
+        door?.stop()
         servers.forEach { $0.stop() }
     }
 

@@ -24,6 +24,6 @@ enum NodeAssembly {
         let routes = ServiceRoutes(service: service)
         return NodeBackend(handler: { routes.handle($0, caller: $1) },
                            rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
-                           close: { store.close() })
+                           close: { store.close() }, service: service)
     }
 }

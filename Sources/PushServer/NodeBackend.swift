@@ -8,11 +8,14 @@ public struct NodeBackend: Sendable {
     public var rateClass: APIRouter.RateClassifier
     /// Flushes and closes storage; called once, after the listeners stopped.
     public var close: @Sendable () -> Void
+    /// The service, for the any-sync door (nil: the door stays closed).
+    public var service: PushService?
 
     public init(handler: @escaping APIRouter.AuthenticatedHandler, rateClass: @escaping APIRouter.RateClassifier,
-                close: @escaping @Sendable () -> Void) {
+                close: @escaping @Sendable () -> Void, service: PushService? = nil) {
         self.handler = handler
         self.rateClass = rateClass
         self.close = close
+        self.service = service
     }
 }

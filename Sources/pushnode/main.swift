@@ -8,6 +8,7 @@ usage: pushnode <command> [options]
   check [--config FILE]            validate config and credentials, print live platforms
   keys account [--out FILE]        new account key: {"accountId", "seed"}
   keys vapid [--out FILE]          new VAPID key: {"publicKey"}, PEM written to FILE
+  keys peer [--config FILE]        the any-sync door's peer id: {"peerId"}
   keys derive --metadata-key HEX --read-key HEX
                                    space push key and payload key from ACL material
   payload seal --key BASE64        plaintext on stdin -> sealed base64 on stdout
