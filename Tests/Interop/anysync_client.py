@@ -185,7 +185,7 @@ class DRPCError(Exception):
 class Session:
     """One connection: TLS + credentials, then yamux with one DRPC sub-connection (stream 1)."""
 
-    def __init__(self, port, peer_key=None, account_key=None, version=8, timeout=10):
+    def __init__(self, port, peer_key=None, account_key=None, version=8, timeout=10, certificate=None, sign_for=None):
         self.peer_key = peer_key or ed25519.Ed25519PrivateKey.generate()
         self.account_key = account_key or ed25519.Ed25519PrivateKey.generate()
         self.peer_id = peer_id(raw_public(self.peer_key))
@@ -195,10 +195,12 @@ class Session:
         self.version = version
         self.next_drpc = 1
         self.stream = None
+        self.certificate = certificate or make_certificate
+        self.sign_for = sign_for
 
     # -- TLS and credentials
     def handshake(self):
-        cert, cert_key = make_certificate(self.peer_key)
+        cert, cert_key = self.certificate(self.peer_key)
         with tempfile.TemporaryDirectory() as d:
             cpath, kpath = os.path.join(d, "c.pem"), os.path.join(d, "k.pem")
             with open(cpath, "wb") as f:
@@ -224,7 +226,7 @@ class Session:
         self._flush()
         self.alpn = self.tls.selected_alpn_protocol()
         self.server_peer_id = peer_id_of_certificate(self.tls.getpeercert(binary_form=True))
-        sign = self.account_key.sign((self.peer_id + self.server_peer_id).encode())
+        sign = self.account_key.sign((self.peer_id + (self.sign_for or self.server_peer_id)).encode())
         identity = b"\x12\x20" + raw_public(self.account_key)
         payload = pb_bytes(1, identity) + pb_bytes(2, sign)
         cred = pb_varint(1, 1) + pb_bytes(2, payload) + pb_varint(3, self.version) + pb_bytes(4, b"pytest/any-sync:v0")

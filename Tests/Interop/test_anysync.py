@@ -1,20 +1,24 @@
 """The any-sync door of the real `pushnode serve` against an independent client
 (anysync_client.py): libp2p TLS, credentials, yamux, DRPC and every pushproto method."""
 import base64
+import datetime
 import json
 import os
+import signal
+import subprocess
 import re
 import socket
 import sqlite3
 import struct
 
 import pytest
-from cryptography.hazmat.primitives import serialization
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
-from anysync_client import (DRPCError, HandshakeRefused, Session, account_id, b58encode, decode_subscriptions,
-                            notify_request, raw_public, set_token_request, sha256_hex, topics_request)
-from conftest import cli_json
+from anysync_client import (DRPCError, HandshakeRefused, Session, decode_subscriptions, notify_request, raw_public,
+                            set_token_request, sha256_hex, topics_request)
 from pushnode_signatures import sign_with_library
 from test_node_http import Node
 
@@ -52,8 +56,8 @@ def test_capabilities_and_keys_peer_name_the_door(node, pushnode_bin):
     assert status == 200 and caps["anysync"] == {"enabled": True, "peerId": node.peer_id}
     assert node.peer_id.startswith("12D3KooW") and len(node.peer_id) == 52
     env = dict(os.environ, PUSHNODE_DATA_DIR=os.path.join(node.dir.name, "data"))
-    out = __import__("subprocess").run([pushnode_bin, "keys", "peer"], env=env, capture_output=True, check=True)
-    assert __import__("json").loads(out.stdout) == {"peerId": node.peer_id}
+    out = subprocess.run([pushnode_bin, "keys", "peer"], env=env, capture_output=True, check=True)
+    assert json.loads(out.stdout) == {"peerId": node.peer_id}
 
 
 def test_handshake_authenticates_both_sides_and_echoes_the_version(node):
@@ -77,7 +81,6 @@ def test_every_method_end_to_end(node):
     sender = node.session()
     # SetToken: stored although FCM is not configured (PROTOCOL §8); device = peer id.
     assert subscriber.call("SetToken", set_token_request(1, "fcm-token-1")) == b""
-    payload = b'{"topics":[]}'
     seed = subscriber.account_key.private_bytes_raw()
     _, headers = sign_with_library(seed, "GET", "/v1/tokens", nonce="anysync-nonce-000000001")
     status, _, body = node.json("GET", "/v1/tokens", headers=headers)
@@ -168,8 +171,55 @@ def test_pings_are_answered_and_shutdown_sends_goaway(pushnode_bin):
         s = n.session()
         s.send_yamux(2, 1, 0, 41)
         assert s.read_yamux()[:4] == (2, 2, 0, 41)
-        n.proc.send_signal(__import__("signal").SIGTERM)
+        n.proc.send_signal(signal.SIGTERM)
         assert s.read_yamux()[0] == 3
         assert n.proc.wait(timeout=30) == 0
     finally:
         assert n.stop() == 0
+
+
+def plain_certificate(peer_key):
+    """A valid self-signed certificate without the libp2p extension."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "plain")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=1)).sign(key, hashes.SHA256()))
+    return cert, key
+
+
+def test_a_certificate_without_the_libp2p_extension_is_refused(node):
+    with pytest.raises((ConnectionError, OSError)):
+        Session(node.door, certificate=plain_certificate).handshake()
+    assert node.session().call("Subscriptions") == bytes.fromhex("0a00")
+
+
+def test_credentials_signed_for_another_peer_are_refused(node):
+    with pytest.raises(HandshakeRefused) as refused:
+        Session(node.door, sign_for="12D3KooWHKcqHwfQrEbapSdHJ2GZEB6TACDSWnn9mekJtgcCUHNi").handshake()
+    assert refused.value.code == 2
+
+
+def test_rate_limits_answer_700(pushnode_bin):
+    n = DoorNode(pushnode_bin, env={"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "2",
+                                    "PUSHNODE_RATE_LIMITS_REGISTRATION_PER_MINUTE": "0.001"})
+    try:
+        s = n.session()
+        assert s.call("Subscriptions") == bytes.fromhex("0a00")
+        assert s.call("Subscriptions") == bytes.fromhex("0a00")
+        with pytest.raises(DRPCError) as error:
+            s.call("Subscriptions")
+        assert (error.value.code, error.value.message) == (700, "rate limit exceeded")
+    finally:
+        assert n.stop() == 0
+
+
+def test_a_connection_storm_leaves_the_http_door_responsive(node):
+    sockets = [socket.create_connection(("127.0.0.1", node.door)) for _ in range(40)]
+    for s in sockets[::2]:
+        s.sendall(os.urandom(64))  # garbage instead of a ClientHello
+    assert node.json("GET", "/healthz")[0] == 200
+    assert node.session().call("Subscriptions") == bytes.fromhex("0a00")
+    for s in sockets:
+        s.close()
