@@ -23,17 +23,19 @@ enum ClientNotifyCommand {
                               signer: pushKey, sealer: payloadKey)
         let chat = PushChat(id: try args.required("chat"), name: args.options["chat-name"] ?? "")
         let kind = args.options["kind"] ?? "message"
-        let message = { () throws -> OutgoingMessage in
-            OutgoingMessage(id: args.options["msg-id"] ?? UUID().uuidString.lowercased(), text: try args.required("text"),
+        /// A call's text may be empty; a message needs one.
+        let message = { (textRequired: Bool) throws -> OutgoingMessage in
+            OutgoingMessage(id: args.options["msg-id"] ?? UUID().uuidString.lowercased(),
+                            text: textRequired ? try args.required("text") : args.options["text"] ?? "",
                             senderName: args.options["sender-name"] ?? "")
         }
         let call: NotifyBuilder.Call
         switch kind {
-        case "message": call = .message(try message(), mentions: args.values("mention"))
+        case "message": call = .message(try message(true), mentions: args.values("mention"))
         case "silent": call = .read(skipDevice: args.options["device"])
         case "call":
             guard let ttl = Int(args.options["ttl"] ?? "45"), ttl > 0 else { throw CLIError("--ttl must be positive seconds") }
-            call = .call(try message(), invitees: args.values("mention"), ttl: ttl)
+            call = .call(try message(false), invitees: args.values("mention"), ttl: ttl)
         default: throw CLIError("--kind must be message, silent or call")
         }
 
