@@ -13,7 +13,10 @@
 /// | FCM data message | 4096 bytes of data | more than both |
 ///
 /// A payload at 2685 therefore reaches every provider; one between 2686 and 2816 is accepted by the
-/// node and then refused by APNs (and above 2718 by Web Push).
+/// node and then refused by APNs (and above 2718 by Web Push). `ProviderBoundMeasurementTests`
+/// re-measures with the builders (2688 and 2721 with a 32-hex `x-any-id` and the default alert:
+/// the base64 quantum above); a longer configured `notifications.defaultAlert` lowers the APNs
+/// bound further — set `PushSender.Configuration.providerPayloadLimit` to match.
 public enum ProviderPayloadLimit {
     /// 2685 bytes: the APNs alert bound, the tightest of the providers.
     public static let everyProvider = 2685
