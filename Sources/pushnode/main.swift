@@ -22,6 +22,17 @@ usage: pushnode <command> [options]
   client verify-request --method M --path P [--query Q] [--body-file F]
          --signature-input S --signature S [--content-digest D]
                                    check a request signature (no clock/replay check)
+  client account new [--out FILE]  new account key (FILE: hex seed, 0600, never replaced)
+  client token set|revoke|list     --account FILE [--node URL] [--ca-file PEM]
+         set: --device ID --platform P --token T [--p256dh K --auth A] [--environment E] [--app-id A]
+         revoke: --device ID | --token T --platform P
+  client subscribe --account FILE --space-metadata-key HEX (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)
+  client subscriptions --account FILE
+  client notify --account FILE --space-metadata-key HEX --read-key HEX --chat ID --text T
+         [--mention ID]… [--kind message|silent|call]
+  client open --key BASE64 --data JSON|-   x-any-* data keys -> decoded, verified payload
+  client reconcile --state FILE --account FILE [--once] [--poll-ms N] [--tick-seconds N]
+                                   (client commands: --node defaults to http://127.0.0.1:8765)
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
