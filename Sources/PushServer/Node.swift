@@ -174,28 +174,11 @@ public final class Node: Sendable {
         log("event=shutdown stage=done")
     }
 
-    /// Blocks until SIGTERM or SIGINT, then shuts down. A second signal exits at once.
-    public func runUntilSignal() {
-        signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let received = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
-        }
-        received.wait()
-        let log = self.log
-        for source in sources {
-            source.setEventHandler {
-                log("event=shutdown stage=forced")
-                exit(1)
-            }
-        }
+    /// Waits for SIGINT/SIGTERM (installed before `start`, see `ShutdownSignals`), then shuts down.
+    public func runUntilSignal(_ signals: ShutdownSignals) {
+        signals.wait(log: log)
         log("event=shutdown stage=started")
         shutdown()
-        sources.forEach { $0.cancel() }
     }
+
 }

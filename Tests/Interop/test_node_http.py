@@ -184,3 +184,11 @@ def test_check_fails_naming_the_key(pushnode_bin, tmp_path):
     assert rc == 2 and "apns.keyPath" in err
     rc, _, err = run_cli(pushnode_bin, "serve", "--config", str(config), check=False)
     assert rc == 2 and "apns.keyPath" in err
+
+
+def test_sigterm_right_after_ready_always_exits_cleanly(pushnode_bin):
+    # Regression: signals were ignored between `event=ready` and the signal watcher starting,
+    # so an early SIGTERM was lost (hang) or killed the process (-15).
+    for _ in range(10):
+        n = Node(pushnode_bin)
+        assert n.stop() == 0, "".join(n.log)
