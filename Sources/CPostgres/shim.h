@@ -12,4 +12,11 @@ static inline int pushnode_pq_wait_readable(PGconn *conn, int timeout_ms) {
     if (pfd.fd < 0) return -1;
     return poll(&pfd, 1, timeout_ms);
 }
+
+static void pushnode_pq_ignore_notice(void *arg, const char *message) { (void)arg; (void)message; }
+
+/* Server NOTICEs ("relation already exists, skipping") are not for the node's log. */
+static inline void pushnode_pq_silence_notices(PGconn *conn) {
+    PQsetNoticeProcessor(conn, pushnode_pq_ignore_notice, NULL);
+}
 #endif

@@ -22,6 +22,7 @@ final class PGConnection: @unchecked Sendable {
             throw PGError(message: message, connectionLost: true)
         }
         handle = connection
+        pushnode_pq_silence_notices(connection)
     }
 
     deinit { PQfinish(handle) }
