@@ -24,13 +24,24 @@ final class PGTestDatabase: @unchecked Sendable {
         guard let base = Self.baseURL else { throw PGError(message: "PUSHNODE_TEST_PG_URL unset") }
         let admin = try PGConnection(conninfo: base)
         try admin.execute("CREATE SCHEMA \(schema)")
-        url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)&application_name=\(schema)"
     }
 
     deinit {
         if let base = Self.baseURL, let admin = try? PGConnection(conninfo: base) {
             _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE")
         }
+    }
+
+    /// Cuts every connection of this schema's stores (as a server restart or a network failure would);
+    /// returns how many.
+    @discardableResult
+    func terminateConnections(except survivor: PGConnection? = nil) throws -> Int {
+        let admin = try PGConnection(conninfo: Self.baseURL!)
+        return try admin.query("""
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            WHERE application_name = $1 AND pid <> pg_backend_pid()
+            """, [.text(schema)]).row(0).int(0)
     }
 
     /// A direct connection, for checks and for breaking things.
