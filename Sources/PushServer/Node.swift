@@ -18,11 +18,15 @@ public final class Node: Sendable {
         public var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend
         /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
         public var vapidPublicKey: @Sendable (NodeConfig) throws -> String
+        /// A replay cache shared with other nodes (postgres mode); nil keeps the in-memory one.
+        public var replayCache: @Sendable (NodeConfig) throws -> (any ReplayCache)?
 
         public init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend,
-                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String) {
+                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String,
+                    replayCache: @escaping @Sendable (NodeConfig) throws -> (any ReplayCache)? = { _ in nil }) {
             self.openBackend = openBackend
             self.vapidPublicKey = vapidPublicKey
+            self.replayCache = replayCache
         }
     }
 
@@ -79,8 +83,13 @@ public final class Node: Sendable {
         do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
             throw StartError(description: "webpush.vapidKeyPath: \(error)")
         }
+        let sharedReplayCache: (any ReplayCache)?
+        do { sharedReplayCache = try dependencies.replayCache(config) } catch {
+            throw StartError(description: "storage: \(error)")
+        }
         let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
-        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey)
+        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
+                                sharedReplayCache: sharedReplayCache)
         try startListeners(router: router, operations: operations)
 
         do {
@@ -96,18 +105,12 @@ public final class Node: Sendable {
         log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
     }
 
-    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String) -> APIRouter {
+    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
+                            sharedReplayCache: (any ReplayCache)?) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
                                         limits: config.limits, anysyncEnabled: false)
-        let replayCache = MemoryReplayCache()
-        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
-            Double(replayCache.count)
-        }
-        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
-                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
-            Double(replayCache.evictedUnexpired)
-        }
-        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: replayCache)
+        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
+                                                 replayCache: sharedReplayCache ?? memoryReplayCache())
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
             rateLimiter: RateLimiter(policy: config.rateLimits),
@@ -119,6 +122,19 @@ public final class Node: Sendable {
             },
             rateClass: { [state] method, path in state.withLock { $0.backend }?.rateClass(method, path) },
             operations: operations, servesMetrics: config.adminListen == nil, log: log)
+    }
+
+    /// The single-node replay cache, with its gauges.
+    private func memoryReplayCache() -> MemoryReplayCache {
+        let replayCache = MemoryReplayCache()
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
+            Double(replayCache.count)
+        }
+        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
+                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
+            Double(replayCache.evictedUnexpired)
+        }
+        return replayCache
     }
 
     private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {

@@ -5,7 +5,8 @@ import PushProtocol
 extension Node.Dependencies {
     public static let production = Node.Dependencies(
         openBackend: { config, platforms, _, _ in try NodeAssembly.openBackend(config: config, platforms: platforms) },
-        vapidPublicKey: { config in try VAPIDKeyFile.loadOrCreate(config: config).publicKeyBase64URL })
+        vapidPublicKey: { config in try VAPIDKeyFile.loadOrCreate(config: config).publicKeyBase64URL },
+        replayCache: { config in try StoreFactory.replayCache(config: config) })
 }
 
 enum NodeAssembly {
@@ -16,8 +17,7 @@ enum NodeAssembly {
     static let databaseName = "pushnode.sqlite"
 
     static func openBackend(config: NodeConfig, platforms: Set<Platform>) throws -> NodeBackend {
-        guard config.storage.driver == .sqlite else { throw UnsupportedStorage() }
-        let store = try SQLiteStore(path: config.dataDir + "/" + databaseName)
+        let store = try StoreFactory.open(config: config)
         let service = PushService(store: store, configuration: .init(
             limits: config.limits, requireSpaceRegistration: config.spaces.requireRegistration,
             enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints))

@@ -16,6 +16,8 @@ from conftest import run_cli
 from pushnode_signatures import sign_with_library
 
 SEED = bytes(range(1, 33))
+# Every test here runs on SQLite and (when a test cluster is set) on PostgreSQL: see conftest.py.
+RUN_ON_EVERY_STORE = True
 
 
 class Node:
