@@ -79,7 +79,8 @@ public final class Node: Sendable {
         do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
             throw StartError(description: "webpush.vapidKeyPath: \(error)")
         }
-        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
+        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
+                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] })
         let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey)
         try startListeners(router: router, operations: operations)
 
