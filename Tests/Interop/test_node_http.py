@@ -22,7 +22,7 @@ def node(pushnode_bin):
 
 def test_operations_routes_and_capabilities(node):
     assert node.json("GET", "/healthz")[::2] == (200, {"status": "ok"})
-    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready"})
+    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready", "providers": {"webpush": "healthy"}})
     status, _, caps = node.json("GET", "/v1/capabilities")
     assert status == 200
     assert caps["platforms"] == ["webpush"]
