@@ -34,6 +34,12 @@ public final class APNsProviderTokens: ProviderCredentials, @unchecked Sendable 
         }
     }
 
+    public func accepted(generation: Int) {
+        lock.withLock {
+            if renewedAfterRefusal == generation { renewedAfterRefusal = -1 }
+        }
+    }
+
     public func refused(generation refused: Int, now: Date) -> CredentialRenewal {
         lock.withLock {
             if refused < currentGeneration { return .alreadyRenewed }

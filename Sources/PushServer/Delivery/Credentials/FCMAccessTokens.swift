@@ -44,6 +44,12 @@ public final class FCMAccessTokens: ProviderCredentials, @unchecked Sendable {
         return ok || (token != nil && now < expiresAt)
     }
 
+    public func accepted(generation: Int) {
+        condition.withLock {
+            if renewedAfterRefusal == generation { renewedAfterRefusal = -1 }
+        }
+    }
+
     public func refused(generation refused: Int, now: Date) -> CredentialRenewal {
         condition.lock()
         defer { condition.unlock() }

@@ -17,6 +17,9 @@ public protocol ProviderCredentials: AnyObject, Sendable {
     /// The provider refused the credential of `generation` (FCM 401, APNs
     /// `ExpiredProviderToken`/`InvalidProviderToken`): renew it once.
     func refused(generation: Int, now: Date) -> CredentialRenewal
+    /// The provider accepted a request sent with `generation`: a later refusal of it may renew
+    /// once again (a credential revoked after working is not the same as one that never works).
+    func accepted(generation: Int)
     /// Credentials minted since start (`pushnode_credential_refreshes_total`).
     var refreshes: Int { get }
 }

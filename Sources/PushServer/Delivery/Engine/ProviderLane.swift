@@ -52,6 +52,7 @@ final class ProviderLane: @unchecked Sendable {
     private var wakeRequested = true
     private var stopping = false
     private var exited = false
+    private var started = false
 
     // Lane thread only.
     private var origins = OriginBackoff()
@@ -75,6 +76,7 @@ final class ProviderLane: @unchecked Sendable {
     }
 
     func start() {
+        condition.withLock { started = true }
         let thread = Thread { [self] in run() }
         thread.name = "pushnode-delivery-\(provider.rawValue)"
         thread.start()
@@ -95,7 +97,7 @@ final class ProviderLane: @unchecked Sendable {
         defer { condition.unlock() }
         stopping = true
         condition.broadcast()
-        while !exited {
+        while started && !exited {
             let left = deadline - Clocks.monotonicSeconds()
             if left <= 0 { return false }
             _ = condition.wait(until: Date(timeIntervalSinceNow: left))
@@ -231,6 +233,7 @@ final class ProviderLane: @unchecked Sendable {
         case .delivered:
             done.append(item.entryID)
             metrics.deliveries.increment(name, "delivered")
+            credentials?.accepted(generation: item.generation)
             if health.state(of: provider) != .healthy { health.set(provider, .healthy) }
         case .retry(let at, let reason, let scope):
             if scope == .origin, let origin = WebPushGateway.origin(of: item.job) { origins.hold(origin, until: at) }
