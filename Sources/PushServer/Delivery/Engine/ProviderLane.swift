@@ -168,7 +168,7 @@ final class ProviderLane: @unchecked Sendable {
         if claim.expired > 0 { metrics.deliveries.increment(provider.rawValue, "expired", by: Double(claim.expired)) }
         if claim.orphaned > 0 { metrics.deliveries.increment(provider.rawValue, "orphaned", by: Double(claim.orphaned)) }
         now = clock()
-        for entry in claim.entries { send(entry, now: now, completing: &done) }
+        send(claim.entries, now: now, completing: &done)
         if claim.entries.count + claim.expired + claim.orphaned >= limit { return now }  // more may be due
         var next = now.addingTimeInterval(settings.pollInterval)
         if let due = nextDue {
@@ -177,24 +177,40 @@ final class ProviderLane: @unchecked Sendable {
         return next
     }
 
-    private func send(_ entry: OutboxEntry, now: Date, completing done: inout [Int64]) {
-        let job = entry.job
-        if provider == .webpush, let origin = WebPushGateway.origin(of: job), let until = origins.heldUntil(origin, now: now) {
-            reschedule(entry.id, at: until)
-            return
+    /// Builds the requests of a claimed batch (in parallel: Web Push encrypts each) and sends them.
+    private func send(_ entries: [OutboxEntry], now: Date, completing done: inout [Int64]) {
+        var jobs: [(Int64, DeliveryJob)] = []
+        jobs.reserveCapacity(entries.count)
+        for entry in entries {
+            let job = entry.job
+            if provider == .webpush, let origin = WebPushGateway.origin(of: job),
+               let until = origins.heldUntil(origin, now: now) {
+                reschedule(entry.id, at: until)
+                continue
+            }
+            jobs.append((entry.id, job))
         }
         let generation = credentials?.generation ?? 0
-        let request: OutboundRequest
-        do { request = try gateway.request(for: job, now: now) } catch {
-            apply(Finished(entryID: entry.id, job: job, generation: generation, result: nil, outcome: error.outcome,
-                           sentAt: Clocks.monotonicSeconds()), completing: &done)
-            return
+        let gateway = self.gateway
+        let built = ParallelMap.map(jobs) { _, job -> Result<OutboundRequest, GatewayError> in
+            do throws(GatewayError) { return .success(try gateway.request(for: job, now: now)) } catch { return .failure(error) }
         }
+        for ((id, job), request) in zip(jobs, built) {
+            switch request {
+            case .success(let request):
+                send(request, entryID: id, job: job, generation: generation, now: now)
+            case .failure(let error):
+                apply(Finished(entryID: id, job: job, generation: generation, result: nil, outcome: error.outcome,
+                               sentAt: Clocks.monotonicSeconds()), completing: &done)
+            }
+        }
+    }
+
+    private func send(_ request: OutboundRequest, entryID id: Int64, job: DeliveryJob, generation: Int, now: Date) {
         let seconds = min(settings.requestTimeout, Double(max(1, job.remainingTTL(at: now))))
         condition.withLock { inFlight += 1 }
         metrics.inFlight.add(1, provider.rawValue)
         let sentAt = Clocks.monotonicSeconds()
-        let id = entry.id
         transport.send(request, provider: provider, timeout: .milliseconds(Int64(seconds * 1000))) { [self] result in
             condition.withLock {
                 finished.append(Finished(entryID: id, job: job, generation: generation, result: result, outcome: nil,
