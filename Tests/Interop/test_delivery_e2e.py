@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import json
 import os
+import subprocess
 import time
 
 import http_ece
@@ -374,3 +375,30 @@ def test_a_slow_provider_does_not_delay_another(pushnode_bin, mock):
         assert len(mock.requests("apns", slow)) <= 4
     finally:
         node.kill()
+
+
+def test_pushnode_send_reports_the_answer_and_its_classification(pushnode_bin, mock, tmp_path):
+    env = dict(os.environ, PUSHNODE_DATA_DIR=str(tmp_path / "data"), **node_env(mock))
+
+    def send(*args):
+        proc = subprocess.run([pushnode_bin, "send", *args], capture_output=True, env=env, timeout=60)
+        return proc.returncode, (json.loads(proc.stdout) if proc.stdout else None), proc.stderr.decode()
+
+    token = uid("send-")
+    code, answer, _ = send("--platform", "android", "--token", token)
+    assert code == 0 and answer["outcome"] == "delivered" and answer["status"] == 200 and answer["provider"] == "fcm"
+    assert json.loads(body_of(mock.requests("fcm", token)[0]))["message"]["data"]["x-any-type"] == "normal"
+    dead = uid("unregistered-")
+    code, answer, _ = send("--platform", "android", "--token", dead)
+    assert code == 1 and answer["outcome"] == "dead" and answer["reason"] == "fcm.unregistered"
+    assert dead not in json.dumps(answer)
+    code, answer, _ = send("--platform", "apns_voip", "--token", apns_token(), "--kind", "call")
+    assert code == 0 and answer["status"] == 200
+    sub = Subscriber(mock, uid("send-"))
+    code, answer, _ = send("--platform", "webpush", "--token", sub.endpoint, "--p256dh", sub.p256dh, "--auth", sub.auth)
+    assert code == 0 and answer["status"] == 201
+    assert json.loads(sub.decrypt(body_of(mock.requests("webpush", sub.id)[0])))["x-any-type"] == "normal"
+    code, _, err = send("--platform", "pager", "--token", "x")
+    assert code == 2 and "--platform" in err
+    code, _, err = send("--platform", "webpush", "--token", sub.endpoint)
+    assert code == 2 and "--p256dh" in err
