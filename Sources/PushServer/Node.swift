@@ -87,7 +87,8 @@ public final class Node: Sendable {
         do { sharedReplayCache = try dependencies.replayCache(config) } catch {
             throw StartError(description: "storage: \(error)")
         }
-        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
+        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
+                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] })
         let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
                                 sharedReplayCache: sharedReplayCache)
         try startListeners(router: router, operations: operations)

@@ -8,11 +8,15 @@ public struct NodeBackend: Sendable {
     public var rateClass: APIRouter.RateClassifier
     /// Flushes and closes storage; called once, after the listeners stopped.
     public var close: @Sendable () -> Void
+    /// Provider name → health state (`ProviderHealth`), for the `/readyz` detail.
+    public var providerHealth: @Sendable () -> [String: String]
 
     public init(handler: @escaping APIRouter.AuthenticatedHandler, rateClass: @escaping APIRouter.RateClassifier,
-                close: @escaping @Sendable () -> Void) {
+                close: @escaping @Sendable () -> Void,
+                providerHealth: @escaping @Sendable () -> [String: String] = { [:] }) {
         self.handler = handler
         self.rateClass = rateClass
         self.close = close
+        self.providerHealth = providerHealth
     }
 }

@@ -6,6 +6,8 @@ usage: pushnode <command> [options]
 
   serve [--config FILE]            run the node (no config: embedded default on 127.0.0.1:8765)
   check [--config FILE]            validate config and credentials, print live platforms
+  send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K] [--ttl S] [--config FILE]
+                                   one test push through the configured gateways; prints the answer
   keys account [--out FILE]        new account key: {"accountId", "seed"}
   keys vapid [--out FILE]          new VAPID key: {"publicKey"}, PEM written to FILE
   keys derive --metadata-key HEX --read-key HEX
@@ -50,6 +52,7 @@ do {
     case "jwt": try jwtCommand(args)
     case "serve": try runServe(args)
     case "check": try runCheck(args)
+    case "send": try runSend(args)
     case "client": try runClient(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }

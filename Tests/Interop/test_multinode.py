@@ -158,7 +158,12 @@ def test_killing_one_of_two_nodes_loses_no_delivery(pushnode_bin, postgres_datab
             seen = set()
             deadline = time.time() + 120
             while time.time() < deadline and not expected <= seen:
-                seen = {(r["headers"].get("x-any-id") or r.get("anyId"), r["token"]) for r in mock.requests("fcm")}
+                seen = set()
+                for r in mock.requests("fcm"):
+                    if r["status"] != 200:
+                        continue
+                    message = json.loads(base64.b64decode(r["body"]))["message"]
+                    seen.add((message["data"]["x-any-id"], message["token"]))
                 time.sleep(0.2)
             assert expected <= seen
         finally:
