@@ -10,7 +10,7 @@
 //
 // - `Transport/`  HTTPNodeTransport: the `NodeTransport` on HTTPClient + RFC 9421 HTTPSigner.
 // The seams' implementations are the shared key types: `PayloadKey` seals, `SpacePushKey` signs.
-// See docs/pushclient.md for the guide.
+// See README.md, "Using PushClient", for the guide.
 //
 // From a chat server (sender side):
 //
