@@ -18,11 +18,15 @@ public final class Node: Sendable {
         public var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend
         /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
         public var vapidPublicKey: @Sendable (NodeConfig) throws -> String
+        /// A replay cache shared with other nodes (postgres mode); nil keeps the in-memory one.
+        public var replayCache: @Sendable (NodeConfig) throws -> (any ReplayCache)?
 
         public init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend,
-                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String) {
+                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String,
+                    replayCache: @escaping @Sendable (NodeConfig) throws -> (any ReplayCache)? = { _ in nil }) {
             self.openBackend = openBackend
             self.vapidPublicKey = vapidPublicKey
+            self.replayCache = replayCache
         }
     }
 
@@ -89,9 +93,14 @@ public final class Node: Sendable {
         do { peerKey = config.anysync.listen == nil ? nil : try AnySyncPeerKey.loadOrCreate(config: config) } catch {
             throw StartError(description: "\(error)")
         }
-        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
+        let sharedReplayCache: (any ReplayCache)?
+        do { sharedReplayCache = try dependencies.replayCache(config) } catch {
+            throw StartError(description: "storage: \(error)")
+        }
+        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
+                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] })
         let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
-                                peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
+                                sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
         do {
@@ -119,18 +128,12 @@ public final class Node: Sendable {
         log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
     }
 
-    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String, peerID: String?) -> APIRouter {
+    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
+                            sharedReplayCache: (any ReplayCache)?, peerID: String?) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
                                         limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
-        let replayCache = MemoryReplayCache()
-        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
-            Double(replayCache.count)
-        }
-        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
-                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
-            Double(replayCache.evictedUnexpired)
-        }
-        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: replayCache)
+        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
+                                                 replayCache: sharedReplayCache ?? memoryReplayCache())
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
             rateLimiter: rateLimiter,
@@ -142,6 +145,19 @@ public final class Node: Sendable {
             },
             rateClass: { [state] method, path in state.withLock { $0.backend }?.rateClass(method, path) },
             operations: operations, servesMetrics: config.adminListen == nil, log: log)
+    }
+
+    /// The single-node replay cache, with its gauges.
+    private func memoryReplayCache() -> MemoryReplayCache {
+        let replayCache = MemoryReplayCache()
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
+            Double(replayCache.count)
+        }
+        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
+                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
+            Double(replayCache.evictedUnexpired)
+        }
+        return replayCache
     }
 
     private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {
@@ -198,28 +214,11 @@ public final class Node: Sendable {
         log("event=shutdown stage=done")
     }
 
-    /// Blocks until SIGTERM or SIGINT, then shuts down. A second signal exits at once.
-    public func runUntilSignal() {
-        signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let received = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
-        }
-        received.wait()
-        let log = self.log
-        for source in sources {
-            source.setEventHandler {
-                log("event=shutdown stage=forced")
-                exit(1)
-            }
-        }
+    /// Waits for SIGINT/SIGTERM (installed before `start`, see `ShutdownSignals`), then shuts down.
+    public func runUntilSignal(_ signals: ShutdownSignals) {
+        signals.wait(log: log)
         log("event=shutdown stage=started")
         shutdown()
-        sources.forEach { $0.cancel() }
     }
+
 }

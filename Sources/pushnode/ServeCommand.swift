@@ -9,12 +9,13 @@ func runServe(_ args: Arguments) throws {
     let log = LogSink.standardError
     for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
     let node = Node(config: loaded.config, log: log)
+    let signals = ShutdownSignals()
     do {
         try node.start()
     } catch {
         throw CLIError(error.description)
     }
-    node.runUntilSignal()
+    node.runUntilSignal(signals)
 }
 
 /// The config named by `--config`, or the embedded default, with environment overrides.

@@ -1,68 +1,18 @@
 """The real `pushnode serve` binary over HTTP: operations routes, capabilities, request
 authentication with Python-signed requests, body limits, `pushnode check`, and graceful
 shutdown on SIGTERM. Standard library HTTP client only."""
-import http.client
 import json
-import os
-import re
-import signal
 import socket
-import subprocess
-import tempfile
 
 import pytest
 
 from conftest import run_cli
+from pushnode_node import Node
 from pushnode_signatures import sign_with_library
 
 SEED = bytes(range(1, 33))
-
-
-class Node:
-    def __init__(self, binary, env=None, config_text=None):
-        self.dir = tempfile.TemporaryDirectory()
-        args = [binary, "serve"]
-        if config_text is not None:
-            path = os.path.join(self.dir.name, "config.yaml")
-            with open(path, "w") as f:
-                f.write(config_text)
-            args += ["--config", path]
-        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0",
-                           PUSHNODE_DATA_DIR=os.path.join(self.dir.name, "data"), **(env or {}))
-        self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)
-        self.log = []
-        self.port = self.admin_port = None
-        for line in self.proc.stderr:
-            self.log.append(line)
-            match = re.search(r"event=admin_listening listen=127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.admin_port = int(match.group(1))
-            match = re.search(r"event=ready listen=127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.port = int(match.group(1))
-                break
-        assert self.port, "".join(self.log)
-
-    def request(self, method, target, headers=None, body=b"", port=None):
-        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=30)
-        conn.request(method, target, body=body or None, headers=headers or {})
-        response = conn.getresponse()
-        data = response.read()
-        conn.close()
-        return response.status, dict(response.getheaders()), data
-
-    def json(self, method, target, **kwargs):
-        status, headers, data = self.request(method, target, **kwargs)
-        return status, headers, json.loads(data)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        rest = self.proc.stderr.read()
-        self.log.append(rest)
-        code = self.proc.wait(timeout=30)
-        self.dir.cleanup()
-        return code
+# Every test here runs on SQLite and (when a test cluster is set) on PostgreSQL: see conftest.py.
+RUN_ON_EVERY_STORE = True
 
 
 @pytest.fixture
@@ -74,7 +24,7 @@ def node(pushnode_bin):
 
 def test_operations_routes_and_capabilities(node):
     assert node.json("GET", "/healthz")[::2] == (200, {"status": "ok"})
-    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready"})
+    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready", "providers": {"webpush": "healthy"}})
     status, _, caps = node.json("GET", "/v1/capabilities")
     assert status == 200
     assert caps["platforms"] == ["webpush"]
@@ -184,3 +134,11 @@ def test_check_fails_naming_the_key(pushnode_bin, tmp_path):
     assert rc == 2 and "apns.keyPath" in err
     rc, _, err = run_cli(pushnode_bin, "serve", "--config", str(config), check=False)
     assert rc == 2 and "apns.keyPath" in err
+
+
+def test_sigterm_right_after_ready_always_exits_cleanly(pushnode_bin):
+    # Regression: signals were ignored between `event=ready` and the signal watcher starting,
+    # so an early SIGTERM was lost (hang) or killed the process (-15).
+    for _ in range(10):
+        n = Node(pushnode_bin)
+        assert n.stop() == 0, "".join(n.log)

@@ -82,6 +82,9 @@ extension PushService {
                 $0.notificationsAccepted += 1
                 $0.deliveriesQueued += deliveries.count
             }
+            if !deliveries.isEmpty, let wake = configuration.deliveriesQueued {
+                wake(Set(deliveries.map(\.provider)))
+            }
             return NotifyResponse(id: id, duplicate: false)
         case .duplicate(let first):
             count { $0.notificationsDuplicate += 1 }

@@ -1,0 +1,106 @@
+"""The real `pushnode serve` binary as a test fixture: started on port 0, its stderr drained
+by a thread (delivery logs must never fill the pipe), stopped with SIGTERM or killed with
+SIGKILL, and restartable on the same data directory."""
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+
+class Node:
+    def __init__(self, binary, env=None, config_text=None, data_dir=None):
+        self.dir = tempfile.TemporaryDirectory()
+        self.data_dir = data_dir or os.path.join(self.dir.name, "data")
+        args = [binary, "serve"]
+        if config_text is not None:
+            path = os.path.join(self.dir.name, "config.yaml")
+            with open(path, "w") as f:
+                f.write(config_text)
+            args += ["--config", path]
+        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir, **(env or {}))
+        self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)
+        self.log = []
+        self.port = self.admin_port = None
+        for line in self.proc.stderr:
+            self.log.append(line)
+            match = re.search(r"event=admin_listening listen=127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.admin_port = int(match.group(1))
+            match = re.search(r"event=ready listen=127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+                break
+        assert self.port, "".join(self.log)
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
+
+    def request(self, method, target, headers=None, body=b"", port=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=30)
+        conn.request(method, target, body=body or None, headers=headers or {})
+        response = conn.getresponse()
+        data = response.read()
+        conn.close()
+        return response.status, dict(response.getheaders()), data
+
+    def json(self, method, target, **kwargs):
+        status, headers, data = self.request(method, target, **kwargs)
+        return status, headers, json.loads(data)
+
+    def metric(self, name, **labels):
+        """The value of one metric series from /metrics (0 when absent)."""
+        _, _, text = self.request("GET", "/metrics")
+        wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+        for line in text.decode().splitlines():
+            if line.startswith("#"):
+                continue
+            series, _, value = line.rpartition(" ")
+            head, _, rest = series.partition("{")
+            if head != name:
+                continue
+            got = ",".join(sorted(rest.rstrip("}").split(","))) if rest else ""
+            if got == wanted:
+                return float(value)
+        return 0.0
+
+    def text_log(self):
+        return "".join(self.log)
+
+    def _finish(self, cleanup):
+        self.reader.join(timeout=30)
+        if cleanup:
+            self.dir.cleanup()
+
+    def stop(self, cleanup=True):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=30)
+        self._finish(cleanup)
+        return code
+
+    def kill(self, cleanup=True):
+        """SIGKILL: no shutdown at all (crash test)."""
+        self.proc.kill()
+        code = self.proc.wait(timeout=30)
+        self._finish(cleanup)
+        return code
+
+
+def wait_for(predicate, timeout=30, interval=0.05, message="condition"):
+    """Polls until `predicate()` is truthy; returns its value. Fails after `timeout` s."""
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.time() > deadline:
+            raise AssertionError(f"timed out waiting for {message}")
+        time.sleep(interval)
