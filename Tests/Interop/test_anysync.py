@@ -223,3 +223,26 @@ def test_a_connection_storm_leaves_the_http_door_responsive(node):
     assert node.session().call("Subscriptions") == bytes.fromhex("0a00")
     for s in sockets:
         s.close()
+
+
+def test_a_notify_through_the_door_reaches_a_web_push_mock(pushnode_bin, tmp_path):
+    from mockproviders_helper import MockProviders
+    from test_delivery_e2e import Account, Subscriber, node_env, received
+
+    with MockProviders(tmp_path / "mock") as mock:
+        n = DoorNode(pushnode_bin, env=node_env(mock))
+        try:
+            subscriber, sender = n.session(), n.session()
+            browser = Subscriber(mock, "anysync-browser")
+            Account(n, seed=subscriber.account_key.private_bytes_raw()).register(
+                "webpush", browser.endpoint, device="browser", p256dh=browser.p256dh, auth=browser.auth)
+            assert subscriber.call("SubscribeAll", topics_request([topic("chats")])) == b""
+            sealed = os.urandom(64)
+            request = notify_request([topic("chats")], sha256_hex(b"k"), sealed, sender.account_key.sign(sealed), "grp-9")
+            assert sender.call("Notify", request) == b""
+            delivered = received(mock, "webpush", browser.id)[0]
+            data = json.loads(browser.decrypt(base64.b64decode(delivered["body"])))
+            assert data["x-any-type"] == "normal" and data["x-any-group-id"] == "grp-9"
+            assert base64.b64decode(data["x-any-payload"]) == sealed
+        finally:
+            assert n.stop() == 0
