@@ -250,7 +250,12 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func abandon(_ transfer: Transfer, with error: TransportError) {
-        if let easy = transfer.easy { multi.remove(easy) }
+        if let easy = transfer.easy {
+            multi.remove(easy)
+            // A connection it opened stays open for the next request: count it here too.
+            let connections = easy.info(CURLINFO_NUM_CONNECTS)
+            counters.withLock { $0.connectionsOpened += connections }
+        }
         conclude(transfer, .failure(error))
     }
 
