@@ -1,68 +1,16 @@
 """The real `pushnode serve` binary over HTTP: operations routes, capabilities, request
 authentication with Python-signed requests, body limits, `pushnode check`, and graceful
 shutdown on SIGTERM. Standard library HTTP client only."""
-import http.client
 import json
-import os
-import re
-import signal
 import socket
-import subprocess
-import tempfile
 
 import pytest
 
 from conftest import run_cli
+from nodeproc import Node
 from pushnode_signatures import sign_with_library
 
 SEED = bytes(range(1, 33))
-
-
-class Node:
-    def __init__(self, binary, env=None, config_text=None):
-        self.dir = tempfile.TemporaryDirectory()
-        args = [binary, "serve"]
-        if config_text is not None:
-            path = os.path.join(self.dir.name, "config.yaml")
-            with open(path, "w") as f:
-                f.write(config_text)
-            args += ["--config", path]
-        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0",
-                           PUSHNODE_DATA_DIR=os.path.join(self.dir.name, "data"), **(env or {}))
-        self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)
-        self.log = []
-        self.port = self.admin_port = None
-        for line in self.proc.stderr:
-            self.log.append(line)
-            match = re.search(r"event=admin_listening listen=127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.admin_port = int(match.group(1))
-            match = re.search(r"event=ready listen=127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.port = int(match.group(1))
-                break
-        assert self.port, "".join(self.log)
-
-    def request(self, method, target, headers=None, body=b"", port=None):
-        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=30)
-        conn.request(method, target, body=body or None, headers=headers or {})
-        response = conn.getresponse()
-        data = response.read()
-        conn.close()
-        return response.status, dict(response.getheaders()), data
-
-    def json(self, method, target, **kwargs):
-        status, headers, data = self.request(method, target, **kwargs)
-        return status, headers, json.loads(data)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        rest = self.proc.stderr.read()
-        self.log.append(rest)
-        code = self.proc.wait(timeout=30)
-        self.dir.cleanup()
-        return code
 
 
 @pytest.fixture
