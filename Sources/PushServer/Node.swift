@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PushCrypto
 import PushProtocol
@@ -175,27 +174,19 @@ public final class Node: Sendable {
     }
 
     /// Blocks until SIGTERM or SIGINT, then shuts down. A second signal exits at once.
+    /// Call `TerminationSignals.block()` before `start()` (before any thread exists), or a signal
+    /// may reach a thread that does not block it.
     public func runUntilSignal() {
-        signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let received = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
-        }
-        received.wait()
+        TerminationSignals.block()
+        TerminationSignals.wait()
         let log = self.log
-        for source in sources {
-            source.setEventHandler {
-                log("event=shutdown stage=forced")
-                exit(1)
-            }
+        let forced = Thread {
+            TerminationSignals.wait()
+            log("event=shutdown stage=forced")
+            exit(1)
         }
+        forced.start()
         log("event=shutdown stage=started")
         shutdown()
-        sources.forEach { $0.cancel() }
     }
 }

@@ -5,6 +5,9 @@ import PushServer
 /// it runs on the embedded default (127.0.0.1:8765, data under ./pushnode-data); `PUSHNODE_*`
 /// variables override either.
 func runServe(_ args: Arguments) throws {
+    // First, before any thread exists: every thread then blocks SIGTERM/SIGINT and the node takes
+    // them with sigwait (see TerminationSignals).
+    TerminationSignals.block()
     let loaded = try loadConfig(args)
     let log = LogSink.standardError
     for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
