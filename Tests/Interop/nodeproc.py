@@ -2,7 +2,8 @@
 directory, ready once it logs `event=ready listen=…`. Standard library HTTP client only.
 
 `Node(binary, env=None, config_text=None, data_dir=None)`: `data_dir` reuses a directory across
-processes (restart tests); it is then left in place by `stop`/`kill`."""
+processes (restart tests); it is then left in place by `stop`/`kill`. `log` holds every stderr
+line (drained by a thread, so a chatty node never blocks on a full pipe)."""
 import http.client
 import json
 import os
@@ -10,6 +11,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import threading
 
 
 class Node:
@@ -37,6 +39,13 @@ class Node:
                 self.port = int(match.group(1))
                 break
         assert self.port, "".join(self.log)
+        # Keep draining stderr: a full pipe would block the node's next log line (and its request).
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
 
     @property
     def database(self):
@@ -61,9 +70,8 @@ class Node:
     def stop(self):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        rest = self.proc.stderr.read()
-        self.log.append(rest)
         code = self.proc.wait(timeout=30)
+        self.reader.join(timeout=30)
         self.dir.cleanup()
         return code
 
@@ -72,6 +80,6 @@ class Node:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
         code = self.proc.wait(timeout=30)
-        self.log.append(self.proc.stderr.read())
+        self.reader.join(timeout=30)
         self.dir.cleanup()
         return code
