@@ -5,6 +5,7 @@ let usage = """
 usage: PushBench crypto | all
        PushBench http …
 \(HTTPClientBenchmark.usage)
+\(IngestBench.usage)
 """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +18,12 @@ do {
             exit(2)
         }
         try HTTPClientBenchmark.run(options)
+    case "ingest":
+        guard let options = IngestBench.parse(Array(arguments.dropFirst())) else {
+            print(usage)
+            exit(2)
+        }
+        try IngestBench.run(options)
     default:
         print(usage)
         exit(2)
