@@ -17,9 +17,11 @@ enum IngestBench {
         var devices = 2
         var topics = 3
         var fill: Int?
+        /// `--portable 1`: Notify through the store's portable fan-out (recipients into Swift), for before/after.
+        var portable = false
     }
 
-    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--fill ROWS]"
+    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--fill ROWS] [--portable 1]"
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -31,6 +33,7 @@ enum IngestBench {
             case "--clients": options.clients = value
             case "--accounts": options.accounts = value
             case "--fill": options.fill = value
+            case "--portable": options.portable = value == 1
             default: return nil
             }
         }
@@ -41,7 +44,7 @@ enum IngestBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushbench-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let fixture = try IngestFixture(directory: directory, options: options)
+        let fixture = try IngestFixture(directory: directory, options: options, portable: options.portable)
         if let rows = options.fill {
             try OutboxFill.run(fixture: fixture, rows: rows, clients: options.clients)
         } else {

@@ -14,15 +14,17 @@ final class IngestFixture: @unchecked Sendable {
     let directory: String
     let topics: [Topic]
     let fanOut: Int
+    let isPortable: Bool
     private(set) var store: SQLiteStore?
     private(set) var service: PushService?
 
     var databasePath: String { directory + "/" + Self.databaseName }
 
-    init(directory: String, options: IngestBench.Options) throws {
+    /// `portable`: the service writes through `PortableStore` (the fan-out path before the SQL one).
+    init(directory: String, options: IngestBench.Options, portable: Bool = false) throws {
         self.directory = directory
         let store = try SQLiteStore(path: directory + "/" + Self.databaseName)
-        let service = PushService(store: store, configuration: .init(enabledPlatforms: [.webpush]))
+        let service = PushService(store: portable ? PortableStore(store) : store, configuration: .init(enabledPlatforms: [.webpush]))
         let space = Ed25519.KeyPair()
         let spaceKey = try SpaceKey(publicKey: space.publicKey)
         topics = (0..<options.topics).map { index in
@@ -44,6 +46,7 @@ final class IngestFixture: @unchecked Sendable {
         fanOut = options.accounts * options.devices
         self.store = store
         self.service = service
+        isPortable = portable
     }
 
     /// Closes the setup store so the node can open the file.

@@ -10,7 +10,8 @@ enum OutboxFill {
         guard let service = fixture.service else { return }
         let notifies = (rows + fixture.fanOut - 1) / fixture.fanOut
         let perClient = (notifies + clients - 1) / clients
-        print("== ingest --fill: \(perClient * clients) Notify × fan-out \(fixture.fanOut) through PushService, \(clients) threads")
+        print("== ingest --fill: \(perClient * clients) Notify × fan-out \(fixture.fanOut) through PushService, \(clients) threads"
+              + (fixture.isPortable ? ", portable fan-out (recipients into Swift, a row insert each)" : ", fan-out INSERT … SELECT in SQLite"))
         let rssBefore = residentBytes()
         let failures = Locked([String]())
         let group = DispatchGroup()
