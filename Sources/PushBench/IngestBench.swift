@@ -12,7 +12,7 @@ import PushServer
 enum IngestBench {
     struct Options {
         var requests = 6000
-        var clients = 4
+        var clients = 8
         var accounts = 100
         var devices = 2
         var topics = 3
