@@ -1,6 +1,6 @@
 # pushnode — `make run` starts a node on the embedded default; `make test` runs everything.
 SHELL := /bin/bash
-APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config
+APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config postgresql libpq-dev
 VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
@@ -42,7 +42,14 @@ swift-test: deps venv
 interop: release venv
 	PUSHNODE_BIN=$(CURDIR)/.build/release/pushnode $(PY) -m pytest -q Tests/Interop
 
-test: swift-test interop
+## Everything, on SQLite and on a throwaway PostgreSQL cluster (Tests/Support/pg-cluster.sh) whose
+## URL both suites get as PUSHNODE_TEST_PG_URL; an already set PUSHNODE_TEST_PG_URL is used as is.
+test: deps
+	@if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory swift-test interop; exit $$?; fi; \
+	pgdir=$$(mktemp -d /tmp/pushnode-pg.XXXXXX); \
+	trap 'Tests/Support/pg-cluster.sh stop '"$$pgdir" EXIT; \
+	url=$$(Tests/Support/pg-cluster.sh start "$$pgdir") || exit 1; \
+	PUSHNODE_TEST_PG_URL="$$url" $(MAKE) --no-print-directory swift-test interop
 
 bench: release
 	.build/release/PushBench all

@@ -21,13 +21,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq"),
 
         .target(name: "PushCrypto", dependencies: ["CSodium", "COpenSSL"]),
         .target(name: "PushProtocol", dependencies: ["PushCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(
             name: "PushServer",
-            dependencies: ["PushCrypto", "PushProtocol", "HTTPClient", "CSQLite", "CYAML", "CMicroHTTPD"]
+            dependencies: ["PushCrypto", "PushProtocol", "HTTPClient", "CSQLite", "CYAML", "CMicroHTTPD", "CPostgres", "COpenSSL"]
         ),
         .target(name: "PushClient", dependencies: ["PushCrypto", "PushProtocol", "HTTPClient"]),
         .executableTarget(

@@ -27,4 +27,11 @@ static inline long pushnode_bio_get_mem_data(BIO *b, char **pp) { return BIO_get
 
 static inline long pushnode_ssl_ctx_set_min_proto(SSL_CTX *ctx, int v) { return SSL_CTX_set_min_proto_version(ctx, v); }
 static inline long pushnode_ssl_ctx_set_max_proto(SSL_CTX *ctx, int v) { return SSL_CTX_set_max_proto_version(ctx, v); }
+
+/// SSL_CTX_set_session_cache_mode is a macro.
+static inline long pushnode_ssl_ctx_disable_session_cache(SSL_CTX *ctx) { return SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF); }
+/// BIO_new(BIO_s_mem()) in one call.
+static inline BIO *pushnode_bio_new_mem(void) { return BIO_new(BIO_s_mem()); }
+/// SSL_OP_NO_TICKET is a macro expression Swift cannot import.
+static inline uint64_t pushnode_ssl_op_no_ticket(void) { return SSL_OP_NO_TICKET; }
 #endif

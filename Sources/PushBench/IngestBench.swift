@@ -59,7 +59,7 @@ enum IngestBench {
         config.dataDir = fixture.directory
         config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
                                             notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)
-        let node = Node(config: config, log: .discard)
+        let node = Node(config: config, dependencies: withoutDelivery, log: .discard)
         do { try node.start() } catch { throw LoopbackConnection.Failure(description: error.description) }
         defer { node.shutdown() }
 
@@ -124,6 +124,20 @@ enum IngestBench {
                          label, verifies, bound, rate / bound))
         }
     }
+
+    /// The production wiring minus the delivery engine: nothing drains the outbox during the run
+    /// (the endpoints are not real), so every accepted row can be counted afterwards.
+    static let withoutDelivery = Node.Dependencies(
+        openBackend: { config, platforms, _, _ in
+            let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
+            let service = PushService(store: store, configuration: .init(
+                limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints))
+            let routes = ServiceRoutes(service: service)
+            return NodeBackend(handler: { routes.handle($0, caller: $1) },
+                               rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
+                               close: { store.close() })
+        },
+        vapidPublicKey: Node.Dependencies.production.vapidPublicKey)
 
     private static func expectAccepted(_ answer: (status: Int, body: [UInt8])) throws {
         guard answer.status == 200, String(decoding: answer.body, as: UTF8.self).contains("\"duplicate\":false") else {

@@ -8,8 +8,8 @@ import PushServer
 /// with `devices` Web Push registrations (public literal endpoints, so no DNS), all subscribed to
 /// every topic.
 final class IngestFixture: @unchecked Sendable {
-    /// The file the node opens under its dataDir (`NodeAssembly.databaseName`).
-    static let databaseName = "pushnode.sqlite"
+    /// The file the node opens under its dataDir.
+    static let databaseName = StoreFactory.sqliteFileName
 
     let directory: String
     let topics: [Topic]

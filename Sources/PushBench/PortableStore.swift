@@ -42,6 +42,8 @@ final class PortableStore: PushStore {
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try base.claimDue(provider: provider, limit: limit, now: now) }
     func complete(_ entryIDs: [Int64]) throws { try base.complete(entryIDs) }
     func reschedule(_ entryID: Int64, at date: Date) throws { try base.reschedule(entryID, at: date) }
+    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try base.renewClaims(entryIDs, now: now) }
+    func onEnqueue(_ handler: @escaping @Sendable () -> Void) { base.onEnqueue(handler) }
     func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
         try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter)
     }

@@ -4,6 +4,7 @@ import Foundation
 let usage = """
 usage: PushBench crypto | all
        PushBench http …
+       PushBench deliver [--deliveries N] [--rounds R] [--queued Q]
 \(HTTPClientBenchmark.usage)
 \(IngestBench.usage)
 """
@@ -24,6 +25,12 @@ do {
             exit(2)
         }
         try IngestBench.run(options)
+    case "deliver":
+        guard let options = DeliveryBenchmark.parse(Array(arguments.dropFirst())) else {
+            print(DeliveryBenchmark.usage)
+            exit(2)
+        }
+        try DeliveryBenchmark.run(options)
     default:
         print(usage)
         exit(2)

@@ -8,13 +8,19 @@
 //                 `PayloadSealer` (payload key), `TopicSigner` (space push key), `PushClock`, `PushLog`.
 // Everything else (topics, payload JSON, size budget, retry schedule) is pure and unit-tested.
 //
+// - `Transport/`  HTTPNodeTransport: the `NodeTransport` on HTTPClient + RFC 9421 HTTPSigner.
+// The seams' implementations are the shared key types: `PayloadKey` seals, `SpacePushKey` signs.
+// See README.md, "Using PushClient", for the guide.
+//
 // From a chat server (sender side):
 //
-//     let sender = PushSender(transport: signedTransport, account: accountKey,
+//     let account = try AccountKeyFile.load("/etc/chat/push-account.key")
+//     let transport = try HTTPNodeTransport(configuration: .init(baseURL: "https://push.example.org"),
+//                                           account: account)
+//     let sender = PushSender(transport: transport, account: account,
 //                             configuration: .init(deviceId: thisDevice))
-//     let space = PushSpace(spaceId: id, name: "Project",
-//                           signer: try SpacePushKeySigner(seed: spacePushSeed),
-//                           sealer: try AESGCMPayloadSealer(key: payloadKey))
+//     let keys = try SpaceKeys.derive(firstMetadataKey: firstMetadataKey, readKey: currentReadKey)
+//     let space = PushSpace(spaceId: id, name: "Project", signer: keys.pushKey, sealer: keys.payloadKey)
 //     sender.chatMessage(space: space, chat: PushChat(id: chatId, name: "general"),
 //                        message: OutgoingMessage(id: msgId, text: text, senderName: "alice"),
 //                        mentions: serverDerivedMentions)          // returns at once
@@ -24,9 +30,9 @@
 //
 // From an app (subscriber and receiver side):
 //
-//     let reconciler = Reconciler(transport: signedTransport, accountID: me, source: mySettings)
+//     let reconciler = Reconciler(transport: transport, accountID: me, source: mySettings)
 //     Task { await reconciler.run() }                 // start pass, triggers, 5-minute tick
-//     let subscriber = PushSubscriber(transport: signedTransport, accountID: me, reconciler: reconciler)
+//     let subscriber = PushSubscriber(transport: transport, accountID: me, reconciler: reconciler)
 //     try await subscriber.setToken(.init(deviceId: d, platform: .android, token: fcmToken))
 //     reconciler.trigger(.modeChanged)                // after a local notifyMode write
 //     _ = await subscriber.revokeToken(deviceId: d)   // logout: never blocks on the node

@@ -17,11 +17,15 @@ public final class Node: Sendable {
         public var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend
         /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
         public var vapidPublicKey: @Sendable (NodeConfig) throws -> String
+        /// A replay cache shared with other nodes (postgres mode); nil keeps the in-memory one.
+        public var replayCache: @Sendable (NodeConfig) throws -> (any ReplayCache)?
 
         public init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend,
-                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String) {
+                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String,
+                    replayCache: @escaping @Sendable (NodeConfig) throws -> (any ReplayCache)? = { _ in nil }) {
             self.openBackend = openBackend
             self.vapidPublicKey = vapidPublicKey
+            self.replayCache = replayCache
         }
     }
 
@@ -35,6 +39,7 @@ public final class Node: Sendable {
         var backend: NodeBackend?
         var api: HTTPServer?
         var admin: HTTPServer?
+        var anysync: AnySyncDoor?
         var started = false
         var shutDown = false
     }
@@ -44,11 +49,14 @@ public final class Node: Sendable {
     private let dependencies: Dependencies
     private let log: LogSink
     private let state = Protected(State())
+    /// Shared by the HTTP and any-sync doors.
+    private let rateLimiter: RateLimiter
 
     public init(config: NodeConfig, dependencies: Dependencies = .production, log: LogSink = .standardError) {
         self.config = config
         self.dependencies = dependencies
         self.log = log
+        self.rateLimiter = RateLimiter(policy: config.rateLimits)
     }
 
     /// The API listener's bound port (0 before `start`).
@@ -56,6 +64,8 @@ public final class Node: Sendable {
     /// The admin listener's bound port, when there is one.
     public var adminPort: Int? { state.withLock { $0.admin?.port } }
     public var readiness: OperationsRoutes.Readiness { state.withLock { $0.readiness } }
+    /// The any-sync door's bound port, when it is open.
+    public var anysyncPort: Int? { state.withLock { $0.anysync?.port } }
 
     /// Starts the listeners, then opens storage. Throws (with everything started stopped again)
     /// when credentials, the data directory, a listener or storage fail.
@@ -78,16 +88,38 @@ public final class Node: Sendable {
         do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
             throw StartError(description: "webpush.vapidKeyPath: \(error)")
         }
-        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } })
-        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey)
+        let peerKey: Ed25519.KeyPair?
+        do { peerKey = config.anysync.listen == nil ? nil : try AnySyncPeerKey.loadOrCreate(config: config) } catch {
+            throw StartError(description: "\(error)")
+        }
+        let sharedReplayCache: (any ReplayCache)?
+        do { sharedReplayCache = try dependencies.replayCache(config) } catch {
+            throw StartError(description: "storage: \(error)")
+        }
+        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
+                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] })
+        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
+                                sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
         do {
             let backend = try dependencies.openBackend(config, platforms, metrics, log)
+            if let peerKey, let service = backend.service {
+                do {
+                    let door = try AnySyncDoor.start(config: config, peerKey: peerKey, service: service, rateLimiter: rateLimiter, log: log)
+                    state.withLock { $0.anysync = door }
+                } catch {
+                    backend.close()
+                    stopListeners()
+                    throw StartError(description: "\(error)")
+                }
+            }
             state.withLock {
                 $0.backend = backend
                 $0.readiness = .ready
             }
+        } catch let error as StartError {
+            throw error
         } catch {
             stopListeners()
             throw StartError(description: "storage: \(error)")
@@ -95,21 +127,15 @@ public final class Node: Sendable {
         log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
     }
 
-    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String) -> APIRouter {
+    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
+                            sharedReplayCache: (any ReplayCache)?, peerID: String?) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
-                                        limits: config.limits, anysyncEnabled: false)
-        let replayCache = MemoryReplayCache()
-        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
-            Double(replayCache.count)
-        }
-        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
-                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
-            Double(replayCache.evictedUnexpired)
-        }
-        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew, replayCache: replayCache)
+                                        limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
+        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
+                                                 replayCache: sharedReplayCache ?? memoryReplayCache())
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
-            rateLimiter: RateLimiter(policy: config.rateLimits),
+            rateLimiter: rateLimiter,
             handler: { [state] request, account in
                 guard let backend = state.withLock({ $0.backend }) else {
                     return ErrorJSON.response(APIError(status: 503, code: "unavailable", message: "storage is not open yet"))
@@ -118,6 +144,19 @@ public final class Node: Sendable {
             },
             rateClass: { [state] method, path in state.withLock { $0.backend }?.rateClass(method, path) },
             operations: operations, servesMetrics: config.adminListen == nil, log: log)
+    }
+
+    /// The single-node replay cache, with its gauges.
+    private func memoryReplayCache() -> MemoryReplayCache {
+        let replayCache = MemoryReplayCache()
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
+            Double(replayCache.count)
+        }
+        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
+                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
+            Double(replayCache.evictedUnexpired)
+        }
+        return replayCache
     }
 
     private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {
@@ -146,10 +185,11 @@ public final class Node: Sendable {
     }
 
     private func stopListeners() {
-        let servers = state.withLock { state -> [HTTPServer] in
-            defer { state.api = nil; state.admin = nil }
-            return [state.api, state.admin].compactMap { $0 }
+        let (servers, door) = state.withLock { state -> ([HTTPServer], AnySyncDoor?) in
+            defer { state.api = nil; state.admin = nil; state.anysync = nil }
+            return ([state.api, state.admin].compactMap { $0 }, state.anysync)
         }
+        door?.stop()
         servers.forEach { $0.stop() }
     }
 
@@ -173,20 +213,11 @@ public final class Node: Sendable {
         log("event=shutdown stage=done")
     }
 
-    /// Blocks until SIGTERM or SIGINT, then shuts down. A second signal exits at once.
-    /// Call `TerminationSignals.block()` before `start()` (before any thread exists), or a signal
-    /// may reach a thread that does not block it.
-    public func runUntilSignal() {
-        TerminationSignals.block()
-        TerminationSignals.wait()
-        let log = self.log
-        let forced = Thread {
-            TerminationSignals.wait()
-            log("event=shutdown stage=forced")
-            exit(1)
-        }
-        forced.start()
+    /// Waits for SIGINT/SIGTERM (installed before `start`, see `ShutdownSignals`), then shuts down.
+    public func runUntilSignal(_ signals: ShutdownSignals) {
+        signals.wait(log: log)
         log("event=shutdown stage=started")
         shutdown()
     }
+
 }

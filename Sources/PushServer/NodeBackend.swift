@@ -8,11 +8,18 @@ public struct NodeBackend: Sendable {
     public var rateClass: APIRouter.RateClassifier
     /// Flushes and closes storage; called once, after the listeners stopped.
     public var close: @Sendable () -> Void
+    /// Provider name → health state (`ProviderHealth`), for the `/readyz` detail.
+    public var providerHealth: @Sendable () -> [String: String]
+    /// The service, for the any-sync door (nil: the door stays closed).
+    public var service: PushService?
 
     public init(handler: @escaping APIRouter.AuthenticatedHandler, rateClass: @escaping APIRouter.RateClassifier,
-                close: @escaping @Sendable () -> Void) {
+                close: @escaping @Sendable () -> Void,
+                providerHealth: @escaping @Sendable () -> [String: String] = { [:] }, service: PushService? = nil) {
         self.handler = handler
         self.rateClass = rateClass
         self.close = close
+        self.providerHealth = providerHealth
+        self.service = service
     }
 }

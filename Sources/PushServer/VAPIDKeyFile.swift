@@ -16,6 +16,9 @@ public enum VAPIDKeyFile {
 
     /// Loads the configured or generated key, generating it when the default file is absent.
     public static func loadOrCreate(config: NodeConfig) throws -> VAPID.Key {
+        if config.storage.driver == .postgres && config.webpush.vapidKeyPath.isEmpty {
+            return try loadOrCreateShared(url: config.storage.url)
+        }
         let path = path(for: config)
         if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
             do { return try VAPID.Key(pemRepresentation: pem) } catch {
@@ -29,6 +32,14 @@ public enum VAPIDKeyFile {
         try writeExclusively(try key.privateKey.pemRepresentation, to: path)
         // Another node process may have won the race: load what is on disk.
         return try VAPID.Key(pemRepresentation: String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// postgres mode: the key lives in `node_keys`, so every node advertises (and signs with) the same one.
+    private static func loadOrCreateShared(url: String) throws -> VAPID.Key {
+        let pem = try PostgresSchema.sharedKey(named: "vapid", candidate: {
+            try VAPID.Key.generate().privateKey.pemRepresentation
+        }, url: url)
+        return try VAPID.Key(pemRepresentation: pem)
     }
 
     /// Writes a new 0600 file; if another process created it first, that file wins.

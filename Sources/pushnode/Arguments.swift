@@ -4,10 +4,12 @@ import Foundation
 struct Arguments {
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of each option, in order (`--mention A --mention B`); `options` keeps the last.
+    var repeated: [String: [String]] = [:]
     var switches: Set<String> = []
 
     /// Flags that take no value.
-    static let knownSwitches: Set<String> = ["help", "json"]
+    static let knownSwitches: Set<String> = ["help", "json", "once"]
 
     init(_ argv: [String]) throws {
         var i = 0
@@ -16,12 +18,15 @@ struct Arguments {
             if word.hasPrefix("--") {
                 let name = String(word.dropFirst(2))
                 if let eq = name.firstIndex(of: "=") {
-                    options[String(name[..<eq])] = String(name[name.index(after: eq)...])
+                    let value = String(name[name.index(after: eq)...])
+                    options[String(name[..<eq])] = value
+                    repeated[String(name[..<eq]), default: []].append(value)
                 } else if Self.knownSwitches.contains(name) {
                     switches.insert(name)
                 } else {
                     guard i + 1 < argv.count else { throw CLIError("option --\(name) needs a value") }
                     options[name] = argv[i + 1]
+                    repeated[name, default: []].append(argv[i + 1])
                     i += 1
                 }
             } else {
@@ -30,6 +35,9 @@ struct Arguments {
             i += 1
         }
     }
+
+    /// Every value given for `--name`, in order.
+    func values(_ name: String) -> [String] { repeated[name] ?? [] }
 
     func required(_ name: String) throws -> String {
         guard let value = options[name], !value.isEmpty else { throw CLIError("missing --\(name)") }

@@ -56,6 +56,13 @@ func runClient(_ args: Arguments) throws {
     switch sub {
     case "sign-request": try runSignRequest(args)
     case "verify-request": try runVerifyRequest(args)
+    case "account": try ClientAccountCommand.run(args)
+    case "token": try ClientTokenCommands.run(args)
+    case "subscribe": try ClientSubscribeCommands.subscribe(args)
+    case "subscriptions": try ClientSubscribeCommands.list(args)
+    case "notify": try ClientNotifyCommand.run(args)
+    case "open": try ClientOpenCommand.run(args)
+    case "reconcile": try ClientReconcileCommand.run(args)
     default: throw CLIError("unknown client command '\(sub)'\n\(usage)")
     }
 }

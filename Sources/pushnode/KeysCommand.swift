@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushServer
 
 /// `pushnode keys …`: account keys, space key derivation, and Ed25519 sign/verify for
 /// support work and interop checks. Secrets go to stdout only when asked for there.
@@ -12,7 +13,8 @@ enum KeysCommand {
         case "sign": try sign(args)
         case "verify": try verify(args)
         case "vapid": try keysVapid(args)
-        default: throw CLIError("unknown subcommand 'keys \(sub)' (expected account, vapid, derive, sign or verify)")
+        case "peer": try peer(args)
+        default: throw CLIError("unknown subcommand 'keys \(sub)' (expected account, vapid, peer, derive, sign or verify)")
         }
     }
 
@@ -32,6 +34,15 @@ enum KeysCommand {
         } else {
             Output.json(["accountId": key.accountID.string, "seed": seedHex])
         }
+    }
+
+    /// `keys peer [--config FILE]`: the any-sync door's peer id `{"peerId"}` (the key at
+    /// `anysync.peerKeyPath`, or the one in dataDir, generated there when absent).
+    static func peer(_ args: Arguments) throws {
+        let config = try loadConfig(args).config
+        let key: Ed25519.KeyPair
+        do { key = try AnySyncPeerKey.loadOrCreate(config: config) } catch { throw CLIError("\(error)") }
+        Output.json(["peerId": PeerID.string(publicKey: key.publicKey)])
     }
 
     /// `keys derive --metadata-key HEX --read-key HEX`: the space push key and payload key.

@@ -6,8 +6,8 @@ import PushServer
 /// variables override either.
 func runServe(_ args: Arguments) throws {
     // First, before any thread exists: every thread then blocks SIGTERM/SIGINT and the node takes
-    // them with sigwait (see TerminationSignals).
-    TerminationSignals.block()
+    // them with sigwait (see ShutdownSignals).
+    let signals = ShutdownSignals()
     let loaded = try loadConfig(args)
     let log = LogSink.standardError
     for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
@@ -17,7 +17,7 @@ func runServe(_ args: Arguments) throws {
     } catch {
         throw CLIError(error.description)
     }
-    node.runUntilSignal()
+    node.runUntilSignal(signals)
 }
 
 /// The config named by `--config`, or the embedded default, with environment overrides.

@@ -6,8 +6,11 @@ usage: pushnode <command> [options]
 
   serve [--config FILE]            run the node (no config: embedded default on 127.0.0.1:8765)
   check [--config FILE]            validate config and credentials, print live platforms
+  send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K] [--ttl S] [--config FILE]
+                                   one test push through the configured gateways; prints the answer
   keys account [--out FILE]        new account key: {"accountId", "seed"}
   keys vapid [--out FILE]          new VAPID key: {"publicKey"}, PEM written to FILE
+  keys peer [--config FILE]        the any-sync door's peer id: {"peerId"}
   keys derive --metadata-key HEX --read-key HEX
                                    space push key and payload key from ACL material
   payload seal --key BASE64        plaintext on stdin -> sealed base64 on stdout
@@ -22,6 +25,17 @@ usage: pushnode <command> [options]
   client verify-request --method M --path P [--query Q] [--body-file F]
          --signature-input S --signature S [--content-digest D]
                                    check a request signature (no clock/replay check)
+  client account new [--out FILE]  new account key (FILE: hex seed, 0600, never replaced)
+  client token set|revoke|list     --account FILE [--node URL] [--ca-file PEM]
+         set: --device ID --platform P --token T [--p256dh K --auth A] [--environment E] [--app-id A]
+         revoke: --device ID | --token T --platform P
+  client subscribe --account FILE --space-metadata-key HEX (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)
+  client subscriptions --account FILE
+  client notify --account FILE --space-metadata-key HEX --read-key HEX --chat ID --text T
+         [--mention ID]… [--kind message|silent|call]
+  client open --key BASE64 --data JSON|-   x-any-* data keys -> decoded, verified payload
+  client reconcile --state FILE --account FILE [--once] [--poll-ms N] [--tick-seconds N]
+                                   (client commands: --node defaults to http://127.0.0.1:8765)
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -39,6 +53,7 @@ do {
     case "jwt": try jwtCommand(args)
     case "serve": try runServe(args)
     case "check": try runCheck(args)
+    case "send": try runSend(args)
     case "client": try runClient(args)
     default: throw CLIError("unknown command '\(command)'\n\(usage)")
     }

@@ -27,3 +27,75 @@ def run_cli(binary, *args, stdin=b"", check=True):
 def cli_json(binary, *args, stdin=b""):
     _, out, _ = run_cli(binary, *args, stdin=stdin)
     return json.loads(out)
+
+
+# --- Storage drivers -------------------------------------------------------------------------
+# Modules that set `RUN_ON_EVERY_STORE = True` run each test once per store: SQLite always, and
+# PostgreSQL when PUSHNODE_TEST_PG_URL names a test cluster (`make test` starts one with
+# Tests/Support/pg-cluster.sh). In postgres mode every test gets a fresh database, and the nodes it
+# starts find it through PUSHNODE_STORAGE_DRIVER / PUSHNODE_STORAGE_URL in their environment.
+PG_URL = os.environ.get("PUSHNODE_TEST_PG_URL", "")
+STORE_DRIVERS = ["sqlite"] + (["postgres"] if PG_URL else [])
+
+
+def psql(url, sql):
+    """Runs one SQL command with the cluster's psql; returns its unaligned output."""
+    import glob
+    import shutil
+    binary = shutil.which("psql") or sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
+    proc = subprocess.run([binary, url, "-qAtc", sql], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise AssertionError(f"psql failed: {proc.stderr}")
+    return proc.stdout
+
+
+def database_url(name):
+    """PG_URL with its database replaced by `name`."""
+    from urllib.parse import urlsplit, urlunsplit
+    parts = urlsplit(PG_URL)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+class PostgresDatabase:
+    """A fresh database on the test cluster, dropped (with its connections) on `drop`."""
+
+    def __init__(self):
+        import uuid
+        self.name = "t_" + uuid.uuid4().hex
+        psql(PG_URL, f"CREATE DATABASE {self.name}")
+        self.url = database_url(self.name)
+
+    def drop(self):
+        psql(PG_URL, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+    def env(self):
+        return {"PUSHNODE_STORAGE_DRIVER": "postgres", "PUSHNODE_STORAGE_URL": self.url}
+
+
+@pytest.fixture(autouse=True)
+def node_storage(request, monkeypatch):
+    """The store the test's nodes use ("sqlite" unless parametrized by `pytest_generate_tests`)."""
+    driver = getattr(request, "param", "sqlite")
+    if driver != "postgres":
+        yield driver
+        return
+    database = PostgresDatabase()
+    for key, value in database.env().items():
+        monkeypatch.setenv(key, value)
+    yield driver
+    database.drop()
+
+
+def pytest_generate_tests(metafunc):
+    if "node_storage" in metafunc.fixturenames and getattr(metafunc.module, "RUN_ON_EVERY_STORE", False):
+        metafunc.parametrize("node_storage", STORE_DRIVERS, indirect=True)
+
+
+@pytest.fixture
+def postgres_database():
+    """A fresh database for tests that start several nodes on one store themselves."""
+    if not PG_URL:
+        pytest.skip("PUSHNODE_TEST_PG_URL is unset (make test sets it)")
+    database = PostgresDatabase()
+    yield database
+    database.drop()

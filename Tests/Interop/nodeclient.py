@@ -94,9 +94,25 @@ def webpush_keys():
     return b64url(point), b64url(os.urandom(16))
 
 
+def local_endpoint():
+    """An endpoint on a closed loopback port: the delivery engine's attempt is refused (transient)
+    and nothing leaves the machine. Needs `webpush.allowPrivateEndpoints`."""
+    return f"http://127.0.0.1:1/push/{os.urandom(8).hex()}"
+
+
+# Nodes whose outbox the tests read: private endpoints admitted, and a refused first attempt is
+# not retried while the test runs.
+LOCAL_DELIVERY = {"PUSHNODE_WEBPUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "PUSHNODE_DELIVERY_INITIAL_BACKOFF": "10m"}
+
+
+def database(node):
+    """The SQLite file of a node's embedded store."""
+    return os.path.join(node.data_dir, "pushnode.sqlite")
+
+
 def webpush_token(device_id, endpoint=None, **extra) -> dict:
     p256dh, auth = webpush_keys()
     body = {"deviceId": device_id, "platform": "webpush",
-            "token": endpoint or f"https://8.8.8.8/push/{os.urandom(8).hex()}", "p256dh": p256dh, "auth": auth}
+            "token": endpoint or local_endpoint(), "p256dh": p256dh, "auth": auth}
     body.update(extra)
     return body

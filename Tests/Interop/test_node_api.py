@@ -8,17 +8,26 @@ import time
 
 import pytest
 
-from nodeclient import Account, Space, b64, registration_id, webpush_token
-from nodeproc import Node
+from nodeclient import LOCAL_DELIVERY, Account, Space, b64, database, registration_id, webpush_token
+from pushnode_node import Node
 
 GENEROUS = {"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "10000", "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "10000"}
 
 
 @pytest.fixture(scope="module")
 def node(pushnode_bin):
+    """Endpoints on closed loopback ports (LOCAL_DELIVERY): nothing leaves the machine."""
+    n = Node(pushnode_bin, env=dict(GENEROUS, **LOCAL_DELIVERY))
+    yield n
+    assert n.proc.poll() is None, "".join(n.log)
+    n.stop()
+
+
+@pytest.fixture(scope="module")
+def strict(pushnode_bin):
+    """The default endpoint policy: https only, publicly routable hosts only."""
     n = Node(pushnode_bin, env=GENEROUS)
     yield n
-    assert n.alive(), "".join(n.log)
     n.stop()
 
 
@@ -29,7 +38,7 @@ def error(answer):
 
 def outbox_registrations(node, notification_id):
     """The registration ids of the outbox rows of one notification."""
-    with sqlite3.connect(f"file:{node.database}?mode=ro", uri=True) as db:
+    with sqlite3.connect(f"file:{database(node)}?mode=ro", uri=True) as db:
         rows = db.execute("SELECT o.registration FROM outbox o JOIN notifications n ON n.seq = o.notification "
                           "WHERE n.id = ?", (notification_id,)).fetchall()
     return sorted(r[0] for r in rows)
@@ -80,6 +89,12 @@ def test_token_fields_are_named(node, body, code, field):
     assert error(Account().call(node, "POST", "/v1/tokens", body)) == (400, code, field)
 
 
+def test_webpush_tokens_are_https_urls_by_default(strict):
+    for endpoint in ("http://8.8.8.8/push", "/push/abc", "8.8.8.8/push", "mailto:a@b"):
+        body = webpush_token("d", endpoint=endpoint)
+        assert error(Account().call(strict, "POST", "/v1/tokens", body)) == (400, "request.invalid_field", "token")
+
+
 def test_webpush_key_rules(node):
     good = webpush_token("d")
     only_p256dh = dict(good)
@@ -87,8 +102,6 @@ def test_webpush_key_rules(node):
     assert error(Account().call(node, "POST", "/v1/tokens", only_p256dh)) == (400, "request.missing_field", "auth")
     short_auth = dict(good, auth=b64(os.urandom(8)).rstrip("="))
     assert error(Account().call(node, "POST", "/v1/tokens", short_auth)) == (400, "request.invalid_field", "auth")
-    not_https = dict(good, token="http://8.8.8.8/push")
-    assert error(Account().call(node, "POST", "/v1/tokens", not_https)) == (400, "request.invalid_field", "token")
     relative = dict(good, token="/push/abc")
     assert error(Account().call(node, "POST", "/v1/tokens", relative)) == (400, "request.invalid_field", "token")
     with_environment = dict(good, environment="production")
@@ -157,7 +170,7 @@ def test_notify_limits_of_ttl_and_group_are_inclusive(node):
 
 
 def test_body_over_max_body_bytes_is_413_after_authentication_too(pushnode_bin):
-    n = Node(pushnode_bin, env={"PUSHNODE_LIMITS_MAX_BODY_BYTES": "512"})
+    n = Node(pushnode_bin, env={"PUSHNODE_LIMITS_MAX_BODY_BYTES": "512", **LOCAL_DELIVERY})
     try:
         account = Account()
         assert error(account.call(n, "POST", "/v1/tokens", raw=b" " * 513)) == (413, "request.too_large", None)
@@ -253,7 +266,7 @@ def test_registration_id_formula_and_replacement(node):
 def test_listing_never_leaks_tokens_or_keys(node):
     account = Account()
     body = webpush_token("laptop", appId="app.one")
-    register(node, account, "laptop", endpoint=body["token"], appId="app.one")
+    assert account.call(node, "POST", "/v1/tokens", body)[0] == 200
     status, listing, _ = account.call(node, "GET", "/v1/tokens")
     assert status == 200
     (entry,) = listing["registrations"]
@@ -261,7 +274,8 @@ def test_listing_never_leaks_tokens_or_keys(node):
     assert (entry["deviceId"], entry["platform"], entry["appId"], entry["environment"]) == ("laptop", "webpush", "app.one", "")
     assert abs(entry["createdAt"] - time.time()) < 60 and entry["updatedAt"] >= entry["createdAt"]
     raw = node.request("GET", "/v1/tokens", headers=account.headers("GET", "/v1/tokens"))[2].decode()
-    assert "8.8.8.8" not in raw and "push" not in raw.replace('"platform":"webpush"', "")
+    assert body["token"] not in raw and body["p256dh"] not in raw and body["auth"] not in raw
+    assert "127.0.0.1" not in raw and "push" not in raw.replace('"platform":"webpush"', "")
 
 
 def test_a_token_moves_to_its_new_owner(node):
@@ -308,9 +322,9 @@ def test_revoke_fields_are_named(node, body, code, field):
                                       "https://192.168.1.20:8443/x", "https://169.254.169.254/latest",
                                       "https://[fe80::1]/x", "https://224.0.0.1/x", "https://0.0.0.0/x",
                                       "https://localhost/x"])
-def test_private_endpoints_are_not_routable(node, endpoint):
+def test_private_endpoints_are_not_routable(strict, endpoint):
     body = webpush_token("d", endpoint=endpoint)
-    assert error(Account().call(node, "POST", "/v1/tokens", body)) == (400, "token.endpoint_not_routable", "token")
+    assert error(Account().call(strict, "POST", "/v1/tokens", body)) == (400, "token.endpoint_not_routable", "token")
 
 
 def test_allow_private_endpoints_admits_http_and_loopback(pushnode_bin):
@@ -385,7 +399,7 @@ def test_unsubscribe_fields_are_checked(node):
 
 
 def test_subscription_and_topic_count_limits(pushnode_bin):
-    n = Node(pushnode_bin, env={"PUSHNODE_LIMITS_MAX_SUBSCRIPTIONS": "3", "PUSHNODE_LIMITS_MAX_TOPICS_PER_REQUEST": "4"})
+    n = Node(pushnode_bin, env={"PUSHNODE_LIMITS_MAX_SUBSCRIPTIONS": "3", "PUSHNODE_LIMITS_MAX_TOPICS_PER_REQUEST": "4", **LOCAL_DELIVERY})
     try:
         account, space = Account(), Space()
         caps = n.json("GET", "/v1/capabilities")[2]["limits"]
@@ -407,7 +421,7 @@ def test_subscription_and_topic_count_limits(pushnode_bin):
 
 
 def test_require_registration_refuses_and_drops_unregistered_spaces(pushnode_bin):
-    n = Node(pushnode_bin, env={"PUSHNODE_SPACES_REQUIRE_REGISTRATION": "true"})
+    n = Node(pushnode_bin, env={"PUSHNODE_SPACES_REQUIRE_REGISTRATION": "true", **LOCAL_DELIVERY})
     try:
         reader, sender, space, other = Account(), Account(), Space(), Space()
         register(n, reader, "phone")
@@ -494,7 +508,7 @@ def test_silent_keeps_own_topics_includes_the_caller_and_skips_the_device(node):
     # Only foreign topics: accepted, nothing queued.
     status, answer, _ = me.call(node, "POST", "/v1/notify/silent", {"topics": [space.topic("chats")]})
     assert status == 200 and outbox_registrations(node, answer["id"]) == []
-    with sqlite3.connect(f"file:{node.database}?mode=ro", uri=True) as db:
+    with sqlite3.connect(f"file:{database(node)}?mode=ro", uri=True) as db:
         kinds = {row[0] for row in db.execute("SELECT kind FROM notifications")}
     assert "silent" in kinds
 
@@ -518,7 +532,7 @@ def test_silent_field_rules(node):
 
 
 def test_rate_limits_answer_429_with_retry_after(pushnode_bin):
-    n = Node(pushnode_bin, env={"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "3",
+    n = Node(pushnode_bin, env={**LOCAL_DELIVERY, "PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "3",
                                 "PUSHNODE_RATE_LIMITS_REGISTRATION_PER_MINUTE": "1",
                                 "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "2",
                                 "PUSHNODE_RATE_LIMITS_NOTIFY_PER_SECOND": "0.01"})

@@ -7,10 +7,12 @@ import socket
 import pytest
 
 from conftest import run_cli
-from nodeproc import Node
+from pushnode_node import Node
 from pushnode_signatures import sign_with_library
 
 SEED = bytes(range(1, 33))
+# Every test here runs on SQLite and (when a test cluster is set) on PostgreSQL: see conftest.py.
+RUN_ON_EVERY_STORE = True
 
 
 @pytest.fixture
@@ -22,7 +24,7 @@ def node(pushnode_bin):
 
 def test_operations_routes_and_capabilities(node):
     assert node.json("GET", "/healthz")[::2] == (200, {"status": "ok"})
-    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready"})
+    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready", "providers": {"webpush": "healthy"}})
     status, _, caps = node.json("GET", "/v1/capabilities")
     assert status == 200
     assert caps["platforms"] == ["webpush"]
@@ -132,3 +134,11 @@ def test_check_fails_naming_the_key(pushnode_bin, tmp_path):
     assert rc == 2 and "apns.keyPath" in err
     rc, _, err = run_cli(pushnode_bin, "serve", "--config", str(config), check=False)
     assert rc == 2 and "apns.keyPath" in err
+
+
+def test_sigterm_right_after_ready_always_exits_cleanly(pushnode_bin):
+    # Regression: signals were ignored between `event=ready` and the signal watcher starting,
+    # so an early SIGTERM was lost (hang) or killed the process (-15).
+    for _ in range(10):
+        n = Node(pushnode_bin)
+        assert n.stop() == 0, "".join(n.log)

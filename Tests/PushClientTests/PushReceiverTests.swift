@@ -41,7 +41,7 @@ import Testing
     /// A payload re-sealed by someone holding the space key but claiming another sender.
     @Test func aValidSignatureOverOtherBytesIsRefused() throws {
         var data = Self.vectorData
-        let other = try Fixtures.sealer.seal(Array(AnyCompatVector.plaintext.utf8))
+        let other = try Fixtures.sealer.seal(Array(AnyCompatVector.plaintext.utf8)).bytes
         data["x-any-payload"] = Base64.encode(other)
         #expect(throws: PushClientError(code: .badSignature, message: "x-any-signature is not the sender's")) {
             try Fixtures.receiver().open(data: data)
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func aPayloadThatIsNotTheJSONIsRefused() throws {
-        let sealed = try Fixtures.sealer.seal(Array("not json".utf8))
+        let sealed = try Fixtures.sealer.seal(Array("not json".utf8)).bytes
         let data = ["x-any-payload": Base64.encode(sealed), "x-any-key-id": AnyCompatVector.encKeyId,
                     "x-any-signature": Base64.encode(Fixtures.account.sign(sealed))]
         #expect(throws: PushClientError(code: .badPayload, message: "the payload is not the expected JSON")) {

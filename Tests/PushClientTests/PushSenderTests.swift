@@ -128,9 +128,30 @@ import Testing
         #expect(reads[0].groupId == ChatTopics.groupId(chatId: AnyCompatVector.chatId))
         #expect(reads[0].deviceId == "dev1")
         #expect(reads[1].deviceId == "tablet")
-        #expect(reads[0].message == nil)
         #expect(reads[0].kind == nil)
         #expect(node.calls("POST /v1/notify").isEmpty)
+    }
+
+    @Test func twoReadsOfOneChatAreTwoDistinctRequestsCarryingASilentReadMarker() async throws {
+        let node = FakeTransport(clock: clock)
+        let sender = sender(node)
+        sender.chatRead(space: Fixtures.space, chat: Fixtures.chat)
+        sender.chatRead(space: Fixtures.space, chat: Fixtures.chat)
+        await sender.flush()
+        let reads = try node.calls("POST /v1/notify/silent").map(NotifyInspection.body)
+        #expect(reads.count == 2)
+        // Same topics and groupId: without a message the node's idempotency (canonical topics +
+        // groupId, 24 h) would take the second for a duplicate. The sealed markers differ.
+        #expect(reads[0].topics == reads[1].topics)
+        #expect(reads[0].groupId == reads[1].groupId)
+        let signatures = reads.compactMap { $0.message?.signature }
+        #expect(signatures.count == 2 && signatures[0] != signatures[1])
+        let marker = try NotifyInspection.open(reads[0])
+        #expect(marker.type == PushPayload.chatRead)
+        #expect(marker.type != PushPayload.chatMessage, "never the loud type")
+        #expect(marker.senderId == AnyCompatVector.accountId)
+        #expect(marker.newMessage?.chatId == AnyCompatVector.chatId)
+        #expect(marker.newMessage?.text == "")
     }
 
     @Test func editPublishesOnlyTheNewMentionTopics() async throws {

@@ -14,14 +14,14 @@ import Testing
     @Test func setTokenSendsTheRegistrationAndReturnsItsId() async throws {
         let node = FakeTransport(clock: clock)
         let id = try await subscriber(node).setToken(.init(deviceId: "dev1", platform: .webpush, token: "https://push.example/x",
-                                                           p256dh: "BPk", auth: "au"))
+                                                           p256dh: "BPkA", auth: "AAECAwQFBgcICQoLDA0ODw"))
         #expect(id == "0123456789abcdef0123456789abcdef")
         let body = node.calls("POST /v1/tokens")[0].json
         #expect(body["deviceId"] as? String == "dev1")
         #expect(body["platform"] as? String == "webpush")
         #expect(body["token"] as? String == "https://push.example/x")
-        #expect(body["p256dh"] as? String == "BPk")
-        #expect(body["auth"] as? String == "au")
+        #expect(body["p256dh"] as? String == "BPkA")
+        #expect(body["auth"] as? String == "AAECAwQFBgcICQoLDA0ODw")
         #expect(body["environment"] == nil)
     }
 
@@ -93,7 +93,16 @@ import Testing
 
     @Test func subscriptionsListsTheNodesSet() async throws {
         let node = FakeTransport(clock: clock)
-        node.setSubscriptions([TopicRef(spaceKey: "S", topic: "chats"), TopicRef(spaceKey: "S", topic: "A")])
-        #expect(try await subscriber(node).subscriptions() == [TopicRef(spaceKey: "S", topic: "A"), TopicRef(spaceKey: "S", topic: "chats")])
+        let s = AnyCompatVector.spaceKey
+        node.setSubscriptions([TopicRef(spaceKey: s, topic: "chats"), TopicRef(spaceKey: s, topic: "A")])
+        #expect(try await subscriber(node).subscriptions() == [TopicRef(spaceKey: s, topic: "A"), TopicRef(spaceKey: s, topic: "chats")])
+    }
+
+    @Test func webPushKeysThatAreNotBase64URLAreRefusedBeforeSending() async throws {
+        let node = FakeTransport(clock: clock)
+        await #expect(throws: PushClientError.self) {
+            try await subscriber(node).setToken(.init(deviceId: "d", platform: .webpush, token: "https://x", p256dh: "a+b/", auth: "x"))
+        }
+        #expect(node.calls("POST /v1/tokens").isEmpty)
     }
 }

@@ -28,8 +28,8 @@ import Testing
         #expect(first.result == .subscribed(count: 2, added: 2, removed: 0))
         #expect(node.calls.map { "\($0.method) \($0.path)" } == ["GET /v1/subscriptions", "GET /v1/capabilities", "PUT /v1/subscriptions"])
         #expect(node.subscriptions == refs(["chats", me]))
-        let put = try JSONDecoder().decode(NodeWire.SignedTopics.self, from: Data(node.calls("PUT /v1/subscriptions")[0].body ?? []))
-        #expect(NotifyInspection.topicsAreSigned(NodeWire.Notify(topics: put.topics)))
+        let put = try JSONDecoder().decode(WireTopics.self, from: Data(node.calls("PUT /v1/subscriptions")[0].body ?? []))
+        #expect(NotifyInspection.topicsAreSigned(WireNotify(topics: put.topics)))
 
         // Nothing changed: a tick re-reads the node but writes nothing; a mode trigger does neither.
         #expect(await r.reconcile(.tick).result == .unchanged(count: 2))

@@ -26,7 +26,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: config.dataDir))
         #expect(throws: Node.StartError.self) { try node.start() }
         let c = try RawHTTPClient(port: node.port)
-        #expect(try c.request("GET", "/readyz").text == "{\"status\":\"ready\"}")
+        let ready = try c.request("GET", "/readyz").text
+        #expect(ready.contains("\"status\":\"ready\"") && ready.contains("\"providers\":{\"webpush\":\"healthy\"}"))
         let metrics = try c.request("GET", "/metrics").text
         #expect(metrics.contains("pushnode_http_requests_in_flight 1"))
         #expect(metrics.contains("pushnode_replay_cache_entries 0"))

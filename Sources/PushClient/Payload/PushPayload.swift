@@ -12,6 +12,9 @@
 public struct PushPayload: Sendable, Equatable {
     /// `type` of a new chat message: the only loud payload any/Anytype define.
     public static let chatMessage = 1
+    /// `type` of a read marker: the sealed message of `chatRead`'s silent notify (Go's zero value,
+    /// not a loud type — any/Anytype show only `type: 1`), naming the chat that was read.
+    public static let chatRead = 0
     /// `type` of a call ring (a pushnode addition; `newMessage` names the call's chat and message).
     public static let callRing = 2
 

@@ -23,13 +23,19 @@ public final class PushSender: Sendable {
         public var deviceId: String?
         /// How long a call rings (the ttl of `callRing`); PROTOCOL §4 default 45 s.
         public var ringWindow: Duration
+        /// The sealed-payload bound besides the node's `maxPayloadBytes`: payloads are shrunk to
+        /// `min(maxPayloadBytes, providerPayloadLimit)` so a maximal push still fits every provider
+        /// (see `ProviderPayloadLimit`). nil budgets to the node's limit alone.
+        public var providerPayloadLimit: Int?
 
         public init(queueCapacity: Int = 1000, retry: RetryPolicy = .default, deviceId: String? = nil,
-                    ringWindow: Duration = .seconds(45)) {
+                    ringWindow: Duration = .seconds(45),
+                    providerPayloadLimit: Int? = ProviderPayloadLimit.everyProvider) {
             self.queueCapacity = max(1, queueCapacity)
             self.retry = retry
             self.deviceId = deviceId
             self.ringWindow = ringWindow
+            self.providerPayloadLimit = providerPayloadLimit
         }
     }
 
@@ -89,9 +95,11 @@ public final class PushSender: Sendable {
         return core.enqueue(SendJob(kind: .edit, space: space, chat: chat, message: message, identities: newMentions))
     }
 
-    /// A read: a silent notify (`POST /v1/notify/silent`, no payload) to the account's own identity
-    /// topic with the chat's `groupId`, waking its other devices; `skipDevice` (default: the
-    /// configured `deviceId`) is not woken.
+    /// A read: a silent notify (`POST /v1/notify/silent`) to the account's own identity topic with
+    /// the chat's `groupId`, waking its other devices; `skipDevice` (default: the configured
+    /// `deviceId`) is not woken. It carries a small sealed read marker (`type` 0, the chat id), so
+    /// each read is a distinct request: without a message the node would take a second read of the
+    /// same chat within 24 h for a duplicate of the first and drop it.
     @discardableResult
     public func chatRead(space: PushSpace, chat: PushChat, skipDevice: String? = nil) -> Bool {
         core.enqueue(SendJob(kind: .read, space: space, chat: chat, message: nil, identities: [],

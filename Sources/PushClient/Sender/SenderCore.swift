@@ -155,7 +155,8 @@ final class SenderCore: Sendable {
 
     private func process(_ job: SendJob) async {
         let limits = await capabilities.limits()
-        switch NotifyPlanner.plan(job, account: account, limits: limits) {
+        switch NotifyPlanner.plan(job, account: account, limits: limits,
+                                   providerLimit: configuration.providerPayloadLimit) {
         case .failure(let failure):
             state.withLock { $0.counters.failed[failure.name, default: 0] += 1 }
             log.event("push_failed", [("kind", job.kind.rawValue), ("reason", failure.name),
@@ -181,12 +182,12 @@ final class SenderCore: Sendable {
     /// One try; then finished, a retry timer, a re-plan (once, after `payload.too_large`), or a failure.
     private func attempt(_ request: PreparedRequest) async {
         var request = request
-        var answer: NodeWire.NotifyAnswer?
+        var answer: NotifyResponse?
         let outcome: AttemptOutcome
         do {
             let response = try await transport.send(method: "POST", path: request.path, query: nil, body: request.body)
             outcome = AttemptOutcome.classify(response)
-            if outcome == .success { answer = try? WireJSON.decode(NodeWire.NotifyAnswer.self, from: response.body) }
+            if outcome == .success { answer = try? WireJSON.decode(NotifyResponse.self, from: response.body) }
         } catch {
             outcome = .networkError
         }

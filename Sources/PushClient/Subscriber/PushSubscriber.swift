@@ -66,11 +66,12 @@ public final class PushSubscriber: Sendable {
     /// Re-register on every start and on token rotation: it is idempotent.
     @discardableResult
     public func setToken(_ registration: TokenRegistration) async throws(PushClientError) -> String {
-        let body = NodeWire.SetToken(deviceId: registration.deviceId, platform: registration.platform.rawValue,
-                                     token: registration.token, p256dh: registration.p256dh, auth: registration.auth,
-                                     appId: registration.appId, environment: registration.environment)
+        let body = SetTokenRequest(deviceId: registration.deviceId, platform: registration.platform,
+                                   token: registration.token, p256dh: try Self.base64URL(registration.p256dh, "p256dh"),
+                                   auth: try Self.base64URL(registration.auth, "auth"),
+                                   appId: registration.appId, environment: registration.environment)
         let answer = try await NodeCall.send(transport, "POST", "/v1/tokens", body: WireJSON.encode(body),
-                                             as: NodeWire.RegistrationAnswer.self)
+                                             as: SetTokenResponse.self)
         log.event("token_set", [("platform", registration.platform.rawValue), ("registration_id", answer.registrationId)])
         reconciler?.trigger(.tokenChanged)
         return answer.registrationId
@@ -79,28 +80,51 @@ public final class PushSubscriber: Sendable {
     /// Revokes every registration of a device (logout). Always returns promptly: the caller
     /// deletes its local token regardless, and an unreachable node is retried in the background.
     public func revokeToken(deviceId: String) async -> RevokeResult {
-        await revoke(NodeWire.RevokeToken(deviceId: deviceId))
+        await revoke(RevokeTokenRequest(.device(deviceId)))
     }
 
     /// Revokes one token by value and platform.
     public func revokeToken(token: String, platform: Platform) async -> RevokeResult {
-        await revoke(NodeWire.RevokeToken(token: token, platform: platform.rawValue))
+        await revoke(RevokeTokenRequest(.token(token, platform)))
     }
 
     /// Registers a space with the node (space owners): the space key signs the account id.
     public func createSpace(_ space: any TopicSigner) async throws(PushClientError) {
-        _ = try await NodeCall.exchange(transport, "POST", "/v1/spaces", body: registrationBody(space))
+        _ = try await NodeCall.exchange(transport, "POST", "/v1/spaces", body: try registrationBody(space))
     }
 
     /// Removes a space registration.
     public func removeSpace(_ space: any TopicSigner) async throws(PushClientError) {
-        _ = try await NodeCall.exchange(transport, "POST", "/v1/spaces/remove", body: registrationBody(space))
+        _ = try await NodeCall.exchange(transport, "POST", "/v1/spaces/remove", body: try registrationBody(space))
     }
 
     /// The topics the node holds for this account.
     public func subscriptions() async throws(PushClientError) -> [TopicRef] {
-        let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: NodeWire.SubscriptionList.self)
-        return list.topics.map { TopicRef(spaceKey: $0.spaceKey, topic: $0.topic) }.sorted()
+        let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: SubscriptionsResponse.self)
+        return list.topics.map { TopicRef(spaceKey: $0.spaceKey.string, topic: $0.topic) }.sorted()
+    }
+
+    /// Adds topics of one space to the account's set (`POST /v1/subscriptions`); returns the count
+    /// the account holds afterwards. Apps use the `Reconciler` instead; this is for tools.
+    @discardableResult
+    public func subscribe(_ topics: [String], in space: any TopicSigner) async throws(PushClientError) -> Int {
+        let body = SubscribeRequest(topics: try space.signedTopics(topics))
+        return try await NodeCall.send(transport, "POST", "/v1/subscriptions", body: WireJSON.encode(body),
+                                       as: SubscriptionCountResponse.self).count
+    }
+
+    /// Removes topics of one space from the account's set (`POST /v1/subscriptions/remove`).
+    @discardableResult
+    public func unsubscribe(_ topics: [String], in space: any TopicSigner) async throws(PushClientError) -> Int {
+        let key = try space.wireSpaceKey()
+        let body = UnsubscribeRequest(topics: topics.map { PushProtocol.TopicRef(spaceKey: key, topic: $0) })
+        return try await NodeCall.send(transport, "POST", "/v1/subscriptions/remove", body: WireJSON.encode(body),
+                                       as: SubscriptionCountResponse.self).count
+    }
+
+    /// The account's registrations (`GET /v1/tokens`): ids, devices, platforms — never tokens.
+    public func registrations() async throws(PushClientError) -> [RegistrationSummary] {
+        try await NodeCall.send(transport, "GET", "/v1/tokens", as: ListTokensResponse.self).registrations
     }
 
     /// Waits until background revokes have finished (for tests and shutdown).
@@ -115,12 +139,21 @@ public final class PushSubscriber: Sendable {
         }
     }
 
-    private func registrationBody(_ space: any TopicSigner) -> [UInt8] {
-        WireJSON.encode(NodeWire.SpaceRegistration(spaceKey: space.spaceKey,
-                                                   signature: Base64.encode(space.signRegistration(of: accountID))))
+    private func registrationBody(_ space: any TopicSigner) throws(PushClientError) -> [UInt8] {
+        WireJSON.encode(SpaceRequest(spaceKey: try space.wireSpaceKey(), signature: space.signRegistration(of: accountID)))
     }
 
-    private func revoke(_ body: NodeWire.RevokeToken) async -> RevokeResult {
+    /// A Web Push key given as base64url text, as raw bytes for the wire type.
+    private static func base64URL(_ text: String?, _ field: String) throws(PushClientError) -> [UInt8]? {
+        guard let text else { return nil }
+        do {
+            return try Base64.decodeURL(text)
+        } catch {
+            throw PushClientError(code: .invalidArgument, message: "\(field) is not base64url")
+        }
+    }
+
+    private func revoke(_ body: RevokeTokenRequest) async -> RevokeResult {
         let bytes = WireJSON.encode(body)
         var schedule = RetrySchedule(policy: retry)
         switch await tryRevoke(bytes, &schedule) {

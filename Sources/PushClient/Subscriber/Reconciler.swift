@@ -152,9 +152,10 @@ public actor Reconciler {
         guard plan.topics != held else { return .unchanged(count: held.count) }
 
         let signers = Dictionary(spaces.map { ($0.spaceKey, $0.signer) }, uniquingKeysWith: { first, _ in first })
-        let signed = plan.topics.sorted().compactMap { ref -> NodeWire.Topic? in
-            guard let signer = signers[ref.spaceKey] else { return nil }
-            return NodeWire.Topic(spaceKey: ref.spaceKey, topic: ref.topic, signature: Base64.encode(signer.sign(topic: ref.topic)))
+        var signed: [Topic] = []
+        for ref in plan.topics.sorted() {
+            guard let signer = signers[ref.spaceKey] else { continue }
+            signed += try signer.signedTopics([ref.topic])
         }
         let requests = try await upload(signed)
         let added = plan.topics.subtracting(held).count
@@ -167,21 +168,21 @@ public actor Reconciler {
     }
 
     private func readNodeTopics() async throws(PushClientError) -> Set<TopicRef> {
-        let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: NodeWire.SubscriptionList.self)
-        return Set(list.topics.map { TopicRef(spaceKey: $0.spaceKey, topic: $0.topic) })
+        let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: SubscriptionsResponse.self)
+        return Set(list.topics.map { TopicRef(spaceKey: $0.spaceKey.string, topic: $0.topic) })
     }
 
     /// SubscribeAll: PUT the first `maxTopicsPerRequest` topics (replacing the set), POST the rest.
     /// Returns the number of requests made.
-    private func upload(_ topics: [NodeWire.Topic]) async throws(PushClientError) -> Int {
+    private func upload(_ topics: [Topic]) async throws(PushClientError) -> Int {
         let size = max(1, await capabilities.limits().maxTopicsPerRequest)
         var chunks = stride(from: 0, to: topics.count, by: size).map { Array(topics[$0..<min($0 + size, topics.count)]) }
         if chunks.isEmpty { chunks = [[]] }
         do {
             for (index, chunk) in chunks.enumerated() {
                 _ = try await NodeCall.send(transport, index == 0 ? "PUT" : "POST", "/v1/subscriptions",
-                                            body: WireJSON.encode(NodeWire.SignedTopics(topics: chunk)),
-                                            as: NodeWire.CountAnswer.self)
+                                            body: WireJSON.encode(SubscribeRequest(topics: chunk)),
+                                            as: SubscriptionCountResponse.self)
             }
         } catch {
             nodeTopics = nil  // partly written or unknown: read it again next pass

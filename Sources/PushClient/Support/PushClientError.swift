@@ -36,6 +36,12 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
         public static let sourceFailed: Code = "client.source_failed"
         /// Sealing the payload failed.
         public static let sealFailed: Code = "client.seal_failed"
+        /// A space key that is not base58 of 32 bytes.
+        public static let badSpaceKey: Code = "client.bad_space_key"
+        /// The account key file is missing, open to others, or malformed.
+        public static let keyFile: Code = "client.key_file"
+        /// An argument the node would refuse anyway (e.g. Web Push keys that are not base64url).
+        public static let invalidArgument: Code = "client.invalid_argument"
 
         // Receiver (PushReceiver.open).
         /// A required `x-any-*` key is absent.

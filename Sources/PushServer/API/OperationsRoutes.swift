@@ -7,21 +7,32 @@ public struct OperationsRoutes: Sendable {
 
     let metrics: MetricsRegistry
     let readiness: @Sendable () -> Readiness
+    /// Per-provider health for the `/readyz` detail (`{"fcm": "healthy", …}`); empty leaves it out.
+    let providers: @Sendable () -> [String: String]
 
-    public init(metrics: MetricsRegistry, readiness: @escaping @Sendable () -> Readiness) {
+    public init(metrics: MetricsRegistry, readiness: @escaping @Sendable () -> Readiness,
+                providers: @escaping @Sendable () -> [String: String] = { [:] }) {
         self.metrics = metrics
         self.readiness = readiness
+        self.providers = providers
     }
 
-    private struct Status: Encodable { let status: String }
+    private struct Status: Encodable {
+        let status: String
+        var providers: [String: String]? = nil
+    }
 
     /// `{"status":"ok"}` while the process serves.
     func health() -> HTTPResponse { JSON.response(Status(status: "ok")) }
 
     /// 200 `{"status":"ready"}` once storage is open; 503 `{"status":"starting"|"draining"}` otherwise.
+    /// With delivery running, `providers` tells each provider's health (an unhealthy provider
+    /// does not make the node unready: the API still queues deliveries durably).
     func ready() -> HTTPResponse {
         let state = readiness()
-        return JSON.response(Status(status: state.rawValue), status: state == .ready ? 200 : 503)
+        let detail = providers()
+        return JSON.response(Status(status: state.rawValue, providers: detail.isEmpty ? nil : detail),
+                             status: state == .ready ? 200 : 503)
     }
 
     /// The Prometheus text exposition.

@@ -38,6 +38,9 @@ public struct NodeConfig: Sendable, Equatable {
         /// `storage.url` — may hold a password: never log it.
         public var url = ""
         public var poolSize = 8
+        /// `storage.claimLease`, seconds: how long a node's claim on a delivery lasts unless renewed
+        /// (PostgreSQL; a dead node's deliveries are resumed by another node after it).
+        public var claimLease: Double = 30
     }
 
     public struct Auth: Sendable, Equatable {

@@ -26,6 +26,13 @@ public final class MetricsRegistry: Sendable {
         _ = register(name) { SampledGauge(name: name, help: help, sample: sample) }
     }
 
+    /// A labelled gauge whose series (label values in `labels` order, value) are read when the
+    /// registry renders.
+    public func gauge(_ name: String, help: String, labels: [String],
+                      sample: @escaping @Sendable () -> [([String], Double)]) {
+        _ = register(name) { SampledGaugeFamily(name: name, help: help, labelNames: labels, sample: sample) }
+    }
+
     public func histogram(_ name: String, help: String, labels: [String] = [],
                           buckets: [Double] = Histogram.defaultBuckets) -> Histogram {
         register(name) { Histogram(name: name, help: help, labelNames: labels, buckets: buckets) }

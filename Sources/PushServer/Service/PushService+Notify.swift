@@ -78,6 +78,10 @@ extension PushService {
                 $0.notificationsAccepted += 1
                 $0.deliveriesQueued += queued
             }
+            if queued > 0, let wake = configuration.deliveriesQueued {
+                // The providers that may have work (the store counts rows, not providers).
+                wake(Set(fanOut.enabledPlatforms.map(\.provider)))
+            }
             return NotifyResponse(id: id, duplicate: false)
         case .duplicate(let first):
             count { $0.notificationsDuplicate += 1 }

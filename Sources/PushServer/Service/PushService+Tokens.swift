@@ -5,8 +5,11 @@ import PushProtocol
 extension PushService {
     /// `POST /v1/tokens`. The same platform, appId, environment and token always make the same
     /// registration; registering it again replaces it, moving it to the caller if another account had it.
-    public func setToken(_ request: SetTokenRequest, caller: AccountID) throws -> SetTokenResponse {
-        let normalized = try tokenRules.normalize(request)
+    /// `admittingDisabledPlatform` stores a token of a platform without credentials instead of refusing
+    /// it with 409 (the any-sync door, PROTOCOL §8: its clients resend tokens every cycle).
+    public func setToken(_ request: SetTokenRequest, caller: AccountID,
+                         admittingDisabledPlatform: Bool = false) throws -> SetTokenResponse {
+        let normalized = try tokenRules.normalize(request, admittingDisabledPlatform: admittingDisabledPlatform)
         let now = clock()
         let id = normalized.registrationId(on: request.platform)
         _ = try store.saveRegistration(Registration(

@@ -20,13 +20,18 @@ public final class PushService: Sendable {
         public var enabledPlatforms: Set<Platform>
         /// `webpush.allowPrivateEndpoints`: admits `http://` and private endpoint hosts.
         public var allowPrivateEndpoints: Bool
+        /// Called after a Notify's deliveries are committed, with their providers: the delivery
+        /// engine's wakeup.
+        public var deliveriesQueued: (@Sendable (Set<Provider>) -> Void)?
 
         public init(limits: Limits = .default, requireSpaceRegistration: Bool = false,
-                    enabledPlatforms: Set<Platform> = Set(Platform.allCases), allowPrivateEndpoints: Bool = false) {
+                    enabledPlatforms: Set<Platform> = Set(Platform.allCases), allowPrivateEndpoints: Bool = false,
+                    deliveriesQueued: (@Sendable (Set<Provider>) -> Void)? = nil) {
             self.limits = limits
             self.requireSpaceRegistration = requireSpaceRegistration
             self.enabledPlatforms = enabledPlatforms
             self.allowPrivateEndpoints = allowPrivateEndpoints
+            self.deliveriesQueued = deliveriesQueued
         }
     }
 

@@ -21,12 +21,12 @@ struct TokenRules: Sendable {
         }
     }
 
-    func normalize(_ request: SetTokenRequest) throws -> Normalized {
+    func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws -> Normalized {
         try Self.checkText(request.deviceId, field: "deviceId", maxLength: 128)
         try Self.checkText(request.token, field: "token", maxLength: 4096)
         let appId = request.appId ?? "default"
         try Self.checkText(appId, field: "appId", maxLength: 128)
-        guard enabledPlatforms.contains(request.platform) else {
+        guard admittingDisabledPlatform || enabledPlatforms.contains(request.platform) else {
             throw APIError(status: 409, code: .platformDisabled,
                            message: "platform \(request.platform.rawValue) is not enabled on this node", field: "platform")
         }

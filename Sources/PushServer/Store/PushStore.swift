@@ -72,6 +72,15 @@ public protocol PushStore: AnyObject, Sendable {
     func complete(_ entryIDs: [Int64]) throws
     /// Returns a claimed delivery to the queue, due at `date`.
     func reschedule(_ entryID: Int64, at date: Date) throws
+    /// Extends the claims on `entryIDs` to a full lease from `now`, for sends still in flight (call it
+    /// well within the lease, e.g. every third of it). Rows no longer held by this node (completed, or
+    /// claimed by another node after the lease lapsed) are left alone; returns the ids still held.
+    @discardableResult
+    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64>
+    /// Registers `handler` to be called after new outbox rows were committed — by this process, or
+    /// (PostgreSQL) by any node on the database — so idle delivery workers wake without polling. A
+    /// hint only: workers still sweep on a timer for retries that come due and lapsed leases.
+    func onEnqueue(_ handler: @escaping @Sendable () -> Void)
     /// Deletes a dead registration unless it was registered again after `notUpdatedAfter`; its
     /// queued deliveries are dropped when claimed. Returns whether it was deleted.
     @discardableResult

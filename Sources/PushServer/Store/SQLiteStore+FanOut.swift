@@ -20,7 +20,7 @@ extension SQLiteStore {
         for ref in unique { values += [.text(ref.spaceKey.string), .text(ref.topic)] }
         values += platforms.map { .text($0.rawValue) }
         let parameters = values
-        return try write { db in
+        let result = try write { db -> (EnqueueOutcome, deliveries: Int) in
             if let first = try db.queryFirst(
                 "SELECT notificationId FROM idempotency WHERE caller = ? AND key = ? AND createdAt >= ?",
                 [.text(caller), .blob(key.bytes), .integer(duplicateSince.unixMilliseconds)], { $0.text(0) }) {
@@ -47,6 +47,8 @@ extension SQLiteStore {
             }
             return (.accepted(notification.id), queued)
         }
+        if case .accepted = result.0, result.deliveries > 0 { hooks.fire() }
+        return result
     }
 
     /// Parameters: ?1 notification seq, ?2 now (ms), ?3 expiry (ms), ?4 excluded account,

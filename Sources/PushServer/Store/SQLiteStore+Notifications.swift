@@ -13,7 +13,7 @@ extension SQLiteStore {
 
     public func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
                         duplicateSince: Date) throws -> EnqueueOutcome {
-        try write { db in
+        let outcome = try write { db -> EnqueueOutcome in
             if let first = try Self.accepted(caller: caller, key: key, since: duplicateSince, db: db) {
                 return .duplicate(first)
             }
@@ -40,6 +40,8 @@ extension SQLiteStore {
             }
             return .accepted(notification.id)
         }
+        if case .accepted = outcome, !deliveries.isEmpty { hooks.fire() }
+        return outcome
     }
 
     /// Most rows of each kind one purge deletes, so the writer (and every request waiting on it) is

@@ -31,6 +31,7 @@ public final class SQLiteStore: PushStore {
 
     let configuration: Configuration
     let writer: GroupCommitWriter
+    let hooks = EnqueueHooks()
     private let readers: ReaderPool
 
     /// Opens (creating when missing) the database at `path` and applies pending migrations.

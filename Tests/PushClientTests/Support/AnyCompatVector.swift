@@ -1,6 +1,9 @@
 /// The worked example of `shared/reference/any-compat-vector.json` (computed by an independent
 /// implementation of the any/Anytype push crypto), copied here so the tests stand alone.
 enum AnyCompatVector {
+    /// The ACL's first metadata key (Ed25519 seed) and the current read key: the ACL material.
+    static let metadataKeySeed = "396d0ebf30bd03dbd4c5551b2025de8e1e96dde921cef1db2d6426a6ab2c498b"
+    static let readKey = "f528f5fe41ccf5673e3d3f60f47197d9908bb29122adbc2b59fff905d21b5df2"
     static let spacePushSeed = "bb00d90cd3d97caf94a772dc654a8b7d517f4543c608bc759ef7c131e3a2a30d"
     static let spacePushPublic = "13e2db8ce6c31299fe5d4e7a6702c45685fd7387203a5469f943f8713b0a5691"
     static let spaceKey = "2LdP4HGLw6M8MFLGhiJYLrRwYrgQV7KeS9DeHraYULyn"

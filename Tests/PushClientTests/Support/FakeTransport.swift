@@ -33,7 +33,7 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
         var defaults: [String: Answer] = [:]
         var calls: [Call] = []
         /// The node's subscription set, kept by the default PUT/POST/GET answers.
-        var subscriptions: [NodeWire.Topic] = []
+        var subscriptions: [WireTopic] = []
         var held = false
         var heldCalls: [CheckedContinuation<Void, Never>] = []
     }
@@ -77,7 +77,7 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
     }
 
     func setSubscriptions(_ topics: Set<TopicRef>) {
-        state.withLock { $0.subscriptions = topics.map { NodeWire.Topic(spaceKey: $0.spaceKey, topic: $0.topic, signature: "") } }
+        state.withLock { $0.subscriptions = topics.map { WireTopic(spaceKey: $0.spaceKey, topic: $0.topic, signature: "") } }
     }
 
     /// From now on every call waits (before it is recorded) until `release()`.
@@ -98,10 +98,10 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
 
     private static func subscriptions(method: String, body: [UInt8]?, state s: inout State) -> Answer {
         if method == "GET" {
-            let list = NodeWire.SubscriptionList(topics: s.subscriptions.map { .init(spaceKey: $0.spaceKey, topic: $0.topic) })
+            let list = WireSubscriptionList(topics: s.subscriptions.map { .init(spaceKey: $0.spaceKey, topic: $0.topic) })
             return .json(String(decoding: WireJSON.encode(list), as: UTF8.self))
         }
-        guard let topics = try? JSONDecoder().decode(NodeWire.SignedTopics.self, from: Data(body ?? [])) else {
+        guard let topics = try? JSONDecoder().decode(WireTopics.self, from: Data(body ?? [])) else {
             return .error(400, "request.malformed")
         }
         if method == "PUT" { s.subscriptions = [] }

@@ -4,9 +4,9 @@ import PushCrypto
 /// Keys and spaces built from the any-compat vector.
 enum Fixtures {
     static let account = try! AccountKey(seed: try! Hex.decode(AnyCompatVector.accountSeed))
-    static let signer = try! SpacePushKeySigner(seed: try! Hex.decode(AnyCompatVector.spacePushSeed))
+    static let signer = try! SpacePushKey(seed: try! Hex.decode(AnyCompatVector.spacePushSeed))
     static let payloadKey = try! Hex.decode(AnyCompatVector.encKey)
-    static let sealer = try! AESGCMPayloadSealer(key: payloadKey)
+    static let sealer = try! PayloadKey(rawKey: payloadKey)
 
     static let space = PushSpace(spaceId: "spc1", name: "Project", uxType: 0, type: 0, signer: signer, sealer: sealer)
     static let chat = PushChat(id: AnyCompatVector.chatId, name: "general")

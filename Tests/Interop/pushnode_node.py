@@ -1,9 +1,6 @@
-"""The real `pushnode serve` binary as a test fixture: started on port 0 with a temporary data
-directory, ready once it logs `event=ready listen=…`. Standard library HTTP client only.
-
-`Node(binary, env=None, config_text=None, data_dir=None)`: `data_dir` reuses a directory across
-processes (restart tests); it is then left in place by `stop`/`kill`. `log` holds every stderr
-line (drained by a thread, so a chatty node never blocks on a full pipe)."""
+"""The real `pushnode serve` binary as a test fixture: started on port 0, its stderr drained
+by a thread (delivery logs must never fill the pipe), stopped with SIGTERM or killed with
+SIGKILL, and restartable on the same data directory."""
 import http.client
 import json
 import os
@@ -12,6 +9,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 
 
 class Node:
@@ -24,8 +22,7 @@ class Node:
             with open(path, "w") as f:
                 f.write(config_text)
             args += ["--config", path]
-        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0",
-                           PUSHNODE_DATA_DIR=self.data_dir, **(env or {}))
+        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir, **(env or {}))
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)
         self.log = []
         self.port = self.admin_port = None
@@ -39,18 +36,12 @@ class Node:
                 self.port = int(match.group(1))
                 break
         assert self.port, "".join(self.log)
-        # Keep draining stderr: a full pipe would block the node's next log line (and its request).
         self.reader = threading.Thread(target=self._drain, daemon=True)
         self.reader.start()
 
     def _drain(self):
         for line in self.proc.stderr:
             self.log.append(line)
-
-    @property
-    def database(self):
-        """The SQLite file of the embedded store."""
-        return os.path.join(self.data_dir, "pushnode.sqlite")
 
     def request(self, method, target, headers=None, body=b"", port=None):
         conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=30)
@@ -64,22 +55,52 @@ class Node:
         status, headers, data = self.request(method, target, **kwargs)
         return status, headers, json.loads(data)
 
-    def alive(self):
-        return self.proc.poll() is None
+    def metric(self, name, **labels):
+        """The value of one metric series from /metrics (0 when absent)."""
+        _, _, text = self.request("GET", "/metrics")
+        wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+        for line in text.decode().splitlines():
+            if line.startswith("#"):
+                continue
+            series, _, value = line.rpartition(" ")
+            head, _, rest = series.partition("{")
+            if head != name:
+                continue
+            got = ",".join(sorted(rest.rstrip("}").split(","))) if rest else ""
+            if got == wanted:
+                return float(value)
+        return 0.0
 
-    def stop(self):
+    def text_log(self):
+        return "".join(self.log)
+
+    def _finish(self, cleanup):
+        self.reader.join(timeout=30)
+        if cleanup:
+            self.dir.cleanup()
+
+    def stop(self, cleanup=True):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         code = self.proc.wait(timeout=30)
-        self.reader.join(timeout=30)
-        self.dir.cleanup()
+        self._finish(cleanup)
         return code
 
-    def kill(self):
-        """SIGKILL: no shutdown, no flush. Returns the exit code (-9)."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+    def kill(self, cleanup=True):
+        """SIGKILL: no shutdown at all (crash test)."""
+        self.proc.kill()
         code = self.proc.wait(timeout=30)
-        self.reader.join(timeout=30)
-        self.dir.cleanup()
+        self._finish(cleanup)
         return code
+
+
+def wait_for(predicate, timeout=30, interval=0.05, message="condition"):
+    """Polls until `predicate()` is truthy; returns its value. Fails after `timeout` s."""
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.time() > deadline:
+            raise AssertionError(f"timed out waiting for {message}")
+        time.sleep(interval)

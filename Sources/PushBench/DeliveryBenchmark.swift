@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import HTTPClient
+import PushCrypto
+import PushProtocol
+import PushServer
+
+/// `PushBench deliver`: deliveries/s from a filled outbox through the delivery engine (store
+/// claim → gateway request → transport → classification → batched completion) to an
+/// in-process sink that answers every request at once on its own thread, per provider; Web
+/// Push as a ratio to the single-thread RFC 8291 encrypt rate of the same run; RSS with a
+/// large queue.
+enum DeliveryBenchmark {
+    struct Options {
+        var deliveries = 20_000
+        var rounds = 3
+        var queued = 100_000
+    }
+
+    static let usage = "usage: PushBench deliver [--deliveries N] [--rounds R] [--queued Q]"
+
+    static func parse(_ arguments: [String]) -> Options? {
+        var options = Options()
+        var index = 0
+        while index + 1 < arguments.count {
+            guard let value = Int(arguments[index + 1]), value > 0 else { return nil }
+            switch arguments[index] {
+            case "--deliveries": options.deliveries = value
+            case "--rounds": options.rounds = value
+            case "--queued": options.queued = value
+            default: return nil
+            }
+            index += 2
+        }
+        return options
+    }
+
+    static func run(_ options: Options) throws {
+        print("deliver: engine + SQLite outbox + gateway + in-process sink (answers 200/201 at once on a sink thread);")
+        print("         \(options.deliveries) deliveries per round, median of \(options.rounds) rounds")
+        var rates: [Provider: Double] = [:]
+        for provider in [Provider.fcm, .apns, .webpush] {
+            var samples: [Double] = []
+            for _ in 0..<options.rounds {
+                samples.append(try drain(provider: provider, count: options.deliveries).rate)
+            }
+            rates[provider] = samples.sorted()[samples.count / 2]
+            print("  \(provider.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) " + String(format: "%9.0f deliveries/s", rates[provider]!))
+        }
+        let encryptRate = try webPushEncryptRate()
+        print(String(format: "  RFC 8291 encrypt (one thread, same run): %.0f/s; webpush delivery/encrypt ratio %.2f (target >= 0.6)",
+                     encryptRate, rates[.webpush]! / encryptRate))
+        let rss = try drain(provider: .fcm, count: options.queued, sampleRSS: true)
+        print(String(format: "  RSS: %.1f MiB before filling, %.1f MiB with %d queued, peak %.1f MiB while draining (%.0f deliveries/s)",
+                     rss.before, rss.filled, options.queued, rss.peak, rss.rate))
+    }
+
+    struct Drain {
+        var rate: Double
+        var before = 0.0
+        var filled = 0.0
+        var peak = 0.0
+    }
+
+    /// Fills a fresh store with `count` deliveries of `provider`, then times the engine emptying it.
+    static func drain(provider: Provider, count: Int, sampleRSS: Bool = false) throws -> Drain {
+        let directory = NSTemporaryDirectory() + "pushbench-deliver-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let before = residentMiB()
+        let store = try SQLiteStore(path: directory + "/bench.sqlite")
+        defer { store.close() }
+        try fill(store, provider: provider, count: count)
+        let filled = residentMiB()
+
+        let metrics = MetricsRegistry()
+        let engine = DeliveryEngine(store: store, routes: [try route(for: provider)], transport: SinkTransport(),
+                                    configuration: .init(maxInFlight: 1000, claimBatch: 512, pollInterval: 0.01),
+                                    metrics: metrics, log: .discard)
+        let delivered = metrics.counter("pushnode_deliveries_total", help: "", labels: ["provider", "outcome"])
+        let start = Clocks.monotonicSeconds()
+        engine.start()
+        var peak = filled
+        while delivered.value(provider.rawValue, "delivered") < Double(count) {
+            usleep(2_000)
+            if sampleRSS { peak = max(peak, residentMiB()) }
+        }
+        let seconds = Clocks.monotonicSeconds() - start
+        engine.stop(timeout: 5)
+        return Drain(rate: Double(count) / seconds, before: before, filled: filled, peak: peak)
+    }
+
+    static func fill(_ store: SQLiteStore, provider: Provider, count: Int) throws {
+        let platform = provider.platforms[0]
+        let subscriber = try P256.PrivateKey.generate().publicKeyRawRepresentation
+        let now = Date()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for index in stride(from: worker, to: count, by: 8) {
+                let token: String
+                switch provider {
+                case .fcm: token = "fcm-token-\(index)"
+                case .apns: token = Hex.encode(SHA256.hash(Array("apns-\(index)".utf8)))
+                case .webpush: token = "https://push.example.net/push/sub-\(index)"
+                }
+                _ = try? store.saveRegistration(Registration(
+                    id: "r\(index)", account: "A", deviceId: "d\(index)", platform: platform, token: token,
+                    p256dh: provider == .webpush ? subscriber : nil,
+                    auth: provider == .webpush ? Array(repeating: 7, count: 16) : nil, appId: "default",
+                    environment: provider == .apns ? "production" : "", createdAt: now, updatedAt: now))
+            }
+        }
+        let payload = SecureRandom.bytes(200)
+        for batch in stride(from: 0, to: count, by: 1000) {
+            let deliveries = (batch..<min(count, batch + 1000)).map { Delivery(registrationId: "r\($0)", provider: provider) }
+            let record = NotificationRecord(id: "n\(batch)", kind: .message, keyId: String(repeating: "a", count: 64),
+                                            payload: payload, signature: Array(repeating: 1, count: 64), groupId: "g",
+                                            createdAt: now, expiresAt: now.addingTimeInterval(3600))
+            _ = try store.enqueue(record, deliveries: deliveries, caller: "S", key: IdempotencyKey(bytes: Array("k\(batch)".utf8)),
+                                  duplicateSince: .distantPast)
+        }
+    }
+
+    static func route(for provider: Provider) throws -> DeliveryEngine.Route {
+        switch provider {
+        case .fcm:
+            return .init(gateway: FCMGateway(configuration: .init(projectId: "bench"), accessToken: { "bench-access-token" }),
+                         credentials: nil)
+        case .apns:
+            return .init(gateway: APNsGateway(configuration: .init(topic: "org.example.app"), providerToken: { "bench.jwt.token" }),
+                         credentials: nil)
+        case .webpush:
+            let authorizer = CachingVAPIDAuthorizer(key: try VAPID.Key.generate(), subject: "mailto:bench@example.org")
+            return .init(gateway: WebPushGateway(encryptor: CachingWebPushEncryptor(), authorizer: authorizer,
+                                                 isRoutable: { _ in true }), credentials: nil)
+        }
+    }
+
+    static func webPushEncryptRate() throws -> Double {
+        let keys = try WebPushSubscriberKeys(p256dh: P256.PrivateKey.generate().publicKey, auth: SecureRandom.bytes(16))
+        let plaintext = [UInt8](repeating: 0x61, count: 520)
+        return try Timing(milliseconds: 500, rounds: 5).rate { Sink.consume(try WebPush.encrypt(plaintext, to: keys)) }
+    }
+
+    /// VmRSS (or VmHWM) of this process in MiB.
+    static func residentMiB(_ field: String = "VmRSS") -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
+        let kib = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        return kib / 1024
+    }
+}
+
+/// Answers every request at once (200, or 201 for Web Push) from a serial queue, the way the
+/// HTTP client's loop thread would.
+final class SinkTransport: DeliveryTransport, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "pushbench.sink")
+
+    func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,
+              completion: @escaping @Sendable (Result<ProviderAnswer, TransportError>) -> Void) {
+        let status = provider == .webpush ? 201 : 200
+        queue.async { completion(.success(ProviderAnswer(status: status))) }
+    }
+
+    func shutdown() {}
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PushCrypto
+
+/// The account key kept on disk: the 32-byte Ed25519 seed as lowercase hex and a newline, in a
+/// file only its owner can read (0600) — the form `pushnode keys account --out` writes.
+///
+/// Loading refuses a file that others can read or write (any group/other permission bit, as ssh
+/// does for private keys): whoever reads the seed speaks for the account. Creating never
+/// replaces a file (`O_EXCL`): an existing file may hold the only copy of another account's key.
+public enum AccountKeyFile {
+    /// Reads the seed at `path`.
+    /// - Throws: `PushClientError` `client.key_file` when the file is missing, unreadable, open to
+    ///   others, or does not hold 64 hex digits.
+    public static func load(_ path: String) throws(PushClientError) -> AccountKey {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw failure("\(path): \(String(cString: strerror(errno)))") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw failure("\(path) is accessible by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+        }
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else { throw failure("\(path) cannot be read") }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count == 64, var seed = try? Hex.decode(trimmed) else {
+            throw failure("\(path) does not hold a 32-byte hex seed")
+        }
+        defer { ConstantTime.wipe(&seed) }
+        guard let key = try? AccountKey(seed: seed) else { throw failure("\(path) does not hold a 32-byte hex seed") }
+        return key
+    }
+
+    /// Generates a key and writes it to a new file at `path` (mode 0600, `O_EXCL`).
+    /// - Throws: `PushClientError` `client.key_file` when the file exists or cannot be written.
+    @discardableResult
+    public static func create(_ path: String) throws(PushClientError) -> AccountKey {
+        let key = AccountKey.generate()
+        try save(key, to: path)
+        return key
+    }
+
+    /// The key at `path`, or a new one written there when no file exists.
+    public static func loadOrCreate(_ path: String) throws(PushClientError) -> AccountKey {
+        if FileManager.default.fileExists(atPath: path) { return try load(path) }
+        do {
+            return try create(path)
+        } catch {
+            // Another process created it between the check and the O_EXCL open: use theirs.
+            if FileManager.default.fileExists(atPath: path) { return try load(path) }
+            throw error
+        }
+    }
+
+    /// Writes `key`'s seed to a new file at `path` (mode 0600, never replacing a file).
+    public static func save(_ key: AccountKey, to path: String) throws(PushClientError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw failure("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        fchmod(fd, 0o600)  // umask cannot have widened it, but may have narrowed it below 0600
+        let bytes = Array((Hex.encode(key.keyPair.seed) + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            unlink(path)
+            throw failure("cannot write \(path)")
+        }
+    }
+
+    private static func failure(_ message: String) -> PushClientError {
+        PushClientError(code: .keyFile, message: message)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import PushProtocol
+
+/// Whether each provider currently accepts our credentials and configuration; shown in
+/// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail.
+public final class ProviderHealth: @unchecked Sendable {
+    public enum State: String, Sendable {
+        case healthy
+        /// Credentials refused after one renewal, or none could be minted.
+        case credentialsRefused = "credentials_refused"
+        /// The provider refused our configuration (FCM `THIRD_PARTY_AUTH_ERROR`, APNs topic …).
+        case misconfigured
+    }
+
+    private let lock = NSLock()
+    private var states: [Provider: State] = [:]
+    private let gauge: Gauge?
+
+    init(providers: [Provider], gauge: Gauge?) {
+        self.gauge = gauge
+        for provider in providers {
+            states[provider] = .healthy
+            gauge?.set(1, provider.rawValue)
+        }
+    }
+
+    public func set(_ provider: Provider, _ state: State) {
+        let changed = lock.withLock { () -> Bool in
+            defer { states[provider] = state }
+            return states[provider] != state
+        }
+        if changed { gauge?.set(state == .healthy ? 1 : 0, provider.rawValue) }
+    }
+
+    public func state(of provider: Provider) -> State? { lock.withLock { states[provider] } }
+
+    /// Provider name → state name, for `/readyz`.
+    public var snapshot: [String: String] {
+        lock.withLock { Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value.rawValue) }) }
+    }
+}

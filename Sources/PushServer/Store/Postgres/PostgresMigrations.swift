@@ -1,0 +1,130 @@
+/// The PostgreSQL schema as an ordered list of migrations, the same idea as `SQLiteMigrations`:
+/// `pushnode_schema.version` records how many have been applied, and a start applies the rest in
+/// one transaction. Several nodes starting together are serialized by a transaction-scoped advisory
+/// lock, so exactly one applies each migration and the others see the result. Never edit a shipped
+/// migration: append a new one.
+///
+/// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
+/// conversions and the semantics of every comparison.
+enum PostgresMigrations {
+    static let all: [String] = [version1]
+
+    static var latestVersion: Int { all.count }
+
+    /// The advisory lock key of schema changes (any fixed 64-bit value; "pushnode" in ASCII).
+    static let lockKey: Int64 = 0x7075_7368_6E6F_6465
+
+    /// Applies the missing migrations. Throws when the database is newer than this build.
+    static func apply(on connection: PGConnection) throws {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
+            try connection.execute("CREATE TABLE IF NOT EXISTS pushnode_schema (version integer NOT NULL)")
+            let found = try connection.execute("SELECT version FROM pushnode_schema")
+            let current: Int
+            if found.rowCount == 0 {
+                try connection.execute("INSERT INTO pushnode_schema (version) VALUES (0)")
+                current = 0
+            } else {
+                current = found.row(0).int(0)
+            }
+            guard current <= latestVersion else {
+                throw StoreError.incompatibleSchema(found: current, supported: latestVersion)
+            }
+            for version in current..<latestVersion {
+                try connection.execute(all[version])
+                try connection.execute("UPDATE pushnode_schema SET version = \(version + 1)")
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.isHealthy { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    static let version1 = """
+        CREATE TABLE registrations (
+            id          text PRIMARY KEY,
+            account     text NOT NULL,
+            device_id   text NOT NULL,
+            platform    text NOT NULL,
+            token       text NOT NULL,
+            p256dh      bytea,
+            auth        bytea,
+            app_id      text NOT NULL,
+            environment text NOT NULL,
+            created_at  bigint NOT NULL,
+            updated_at  bigint NOT NULL
+        );
+        CREATE INDEX registrations_by_account ON registrations (account, device_id);
+
+        CREATE TABLE spaces (
+            account    text NOT NULL,
+            space_key  text NOT NULL,
+            created_at bigint NOT NULL,
+            PRIMARY KEY (account, space_key)
+        );
+
+        CREATE TABLE subscriptions (
+            account   text NOT NULL,
+            space_key text NOT NULL,
+            topic     text NOT NULL,
+            PRIMARY KEY (account, space_key, topic)
+        );
+        CREATE INDEX subscriptions_by_topic ON subscriptions (space_key, topic, account);
+
+        CREATE TABLE idempotency (
+            caller          text NOT NULL,
+            key             bytea NOT NULL,
+            notification_id text NOT NULL,
+            created_at      bigint NOT NULL,
+            PRIMARY KEY (caller, key)
+        );
+        CREATE INDEX idempotency_by_age ON idempotency (created_at);
+
+        -- Stored once per Notify; `pending` counts its outbox rows, and it is deleted with the last one.
+        CREATE TABLE notifications (
+            seq        bigserial PRIMARY KEY,
+            id         text NOT NULL,
+            kind       text NOT NULL,
+            key_id     text,
+            payload    bytea,
+            signature  bytea,
+            group_id   text,
+            created_at bigint NOT NULL,
+            expires_at bigint NOT NULL,
+            pending    integer NOT NULL
+        );
+
+        -- One row per delivery. state 0 = queued, 1 = claimed by node `claimed_by`; while claimed,
+        -- next_attempt_at is the lease end (claimed_until), after which any node may claim it again.
+        CREATE TABLE outbox (
+            id              bigserial PRIMARY KEY,
+            notification    bigint NOT NULL,
+            registration    text NOT NULL,
+            provider        text NOT NULL,
+            attempts        integer NOT NULL DEFAULT 0,
+            state           smallint NOT NULL DEFAULT 0,
+            claimed_by      text,
+            next_attempt_at bigint NOT NULL,
+            created_at      bigint NOT NULL,
+            expires_at      bigint NOT NULL
+        );
+        CREATE INDEX outbox_due ON outbox (provider, next_attempt_at);
+        CREATE INDEX outbox_claims ON outbox (claimed_by) WHERE state = 1;
+
+        -- The (keyid, nonce) replay window shared by every node: a 16-byte digest of the pair.
+        CREATE TABLE replay_nonces (
+            digest     bytea PRIMARY KEY,
+            expires_at double precision NOT NULL
+        );
+        CREATE INDEX replay_nonces_by_expiry ON replay_nonces (expires_at);
+
+        -- Keys a single node would generate into dataDir (the VAPID key): the first node inserts, all read.
+        CREATE TABLE node_keys (
+            name       text PRIMARY KEY,
+            value      text NOT NULL,
+            created_at bigint NOT NULL
+        );
+        """
+}

@@ -1,0 +1,44 @@
+import Foundation
+import PushProtocol
+import PushServer
+
+/// `pushnode send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K]
+/// [--ttl S] [--config FILE]`: one test push through the configured gateways; prints the
+/// provider's status, its answer (shortened, token cut out) and the classification as JSON.
+/// Exit 0 when delivered, 1 when not, 2 on bad input.
+func runSend(_ args: Arguments) throws {
+    let loaded = try loadConfig(args)
+    let platformName = try args.required("platform")
+    guard let platform = Platform(rawValue: platformName) else {
+        throw CLIError("--platform must be one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    let token = try args.required("token")
+    var kind = DeliveryKind.message
+    if let name = args.options["kind"] {
+        guard let parsed = DeliveryKind(rawValue: name) else { throw CLIError("--kind must be message, silent or call") }
+        kind = parsed
+    }
+    var ttl = 60
+    if let text = args.options["ttl"] {
+        guard let value = Int(text), (1...2_419_200).contains(value) else { throw CLIError("--ttl must be 1–2419200 seconds") }
+        ttl = value
+    }
+    if platform == .webpush, args.options["p256dh"] == nil || args.options["auth"] == nil {
+        throw CLIError("webpush needs --p256dh and --auth")
+    }
+    var environment = args.options["environment"] ?? ""
+    if platform.provider == .apns && environment.isEmpty { environment = "production" }
+    let target = TestPush.Target(platform: platform, token: token, p256dh: args.options["p256dh"], auth: args.options["auth"],
+                                 environment: environment, kind: kind, ttl: ttl)
+    let report: TestPush.Report
+    do { report = try TestPush.send(target, config: loaded.config) } catch { throw CLIError(error.description) }
+    var object: [String: Any] = ["provider": report.provider.rawValue, "platform": platform.rawValue,
+                                 "outcome": report.outcome]
+    if let status = report.status { object["status"] = status }
+    if let body = report.body { object["body"] = body }
+    if let error = report.transportError { object["transportError"] = error }
+    if let reason = report.reason { object["reason"] = reason }
+    if let detail = report.detail { object["detail"] = detail }
+    Output.json(object)
+    exit(report.delivered ? 0 : 1)
+}

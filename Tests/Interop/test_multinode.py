@@ -1,0 +1,171 @@
+"""Two `pushnode serve` processes on one PostgreSQL database (Tests/Support/pg-cluster.sh; skipped
+without PUSHNODE_TEST_PG_URL): any node answers any request, from the shared registrations,
+subscriptions, idempotency records, replay window and VAPID key. The kill test (one node killed
+with SIGKILL in the middle of deliveries, nothing lost, nothing sent by both at once) runs once the
+delivery engine exists (`pushnode send` in the usage)."""
+import base64
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from cryptography.hazmat.primitives import serialization
+
+from mockproviders_helper import MockProviders
+from pushnode_signatures import base58, key_from_seed, sign_with_library
+from test_node_http import Node
+
+SUBSCRIBER = bytes(range(1, 33))
+SENDER = bytes(range(2, 34))
+SPACE = ed25519.Ed25519PrivateKey.from_private_bytes(bytes(range(3, 35)))
+SPACE_KEY = base58(SPACE.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw))
+
+
+def topic(name):
+    return {"spaceKey": SPACE_KEY, "topic": name, "signature": base64.b64encode(SPACE.sign(name.encode())).decode()}
+
+
+def signed(node, seed, method, path, document=None, nonce=None):
+    """A signed request; returns (status, body, the exact headers and body sent)."""
+    body = json.dumps(document).encode() if document is not None else b""
+    _, headers = sign_with_library(seed, method, path, None, body, nonce=nonce or "n" + uuid.uuid4().hex)
+    status, _, answer = node.json(method, path, headers=headers, body=body)
+    return status, answer, (headers, body)
+
+
+def notify_document(seed, name, payload=b"sealed payload stand-in: nonce, ciphertext and tag"):
+    private, _, _ = key_from_seed(seed)
+    return {"topics": [topic(name)], "kind": "message", "ttl": 600,
+            "message": {"keyId": "c" * 64, "payload": base64.b64encode(payload).decode(),
+                        "signature": base64.b64encode(private.sign(payload)).decode()}}
+
+
+@pytest.fixture
+def two_nodes(pushnode_bin, postgres_database):
+    nodes = [Node(pushnode_bin, env=postgres_database.env()) for _ in range(2)]
+    yield nodes
+    for node in nodes:
+        node.stop()
+
+
+def test_two_nodes_share_one_database(two_nodes):
+    a, b = two_nodes
+    # One VAPID key for every node: the first node stored it, the second read it.
+    assert a.json("GET", "/v1/capabilities")[2]["vapidPublicKey"] == b.json("GET", "/v1/capabilities")[2]["vapidPublicKey"]
+
+    status, answer, sent = signed(a, SUBSCRIBER, "PUT", "/v1/subscriptions", {"topics": [topic("chats"), topic("calls")]})
+    assert (status, answer) == (200, {"count": 2})
+    status, answer, _ = signed(b, SUBSCRIBER, "GET", "/v1/subscriptions")
+    assert status == 200
+    assert sorted(t["topic"] for t in answer["topics"]) == ["calls", "chats"]
+
+    # The same signed request replayed to the other node is refused: the nonce is in the shared window.
+    headers, body = sent
+    status, _, answer = b.json("PUT", "/v1/subscriptions", headers=headers, body=body)
+    assert (status, answer["error"]["code"]) == (401, "auth.replayed")
+
+    # A Notify retried through the other node is a duplicate of the first.
+    document = notify_document(SENDER, "chats")
+    status, first, _ = signed(a, SENDER, "POST", "/v1/notify", document)
+    assert (status, first.get("duplicate")) == (200, False), first
+    status, again, _ = signed(b, SENDER, "POST", "/v1/notify", document)
+    assert (status, again) == (200, {"id": first["id"], "duplicate": True})
+
+    # Changes through B are seen through A at once (no per-node cache of subscriptions).
+    status, answer, _ = signed(b, SUBSCRIBER, "POST", "/v1/subscriptions/remove",
+                               {"topics": [{"spaceKey": SPACE_KEY, "topic": "calls"}]})
+    assert (status, answer) == (200, {"count": 1})
+    status, answer, _ = signed(a, SUBSCRIBER, "GET", "/v1/subscriptions")
+    assert [t["topic"] for t in answer["topics"]] == ["chats"]
+
+
+def test_nodes_started_together_agree(pushnode_bin, postgres_database):
+    """Migrations under the advisory lock and the VAPID key insert race: four nodes at once."""
+    # Start the processes first, then wait for each: the starts overlap.
+    procs = []
+    for _ in range(4):
+        directory = tempfile.TemporaryDirectory()
+        env = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=os.path.join(directory.name, "data"),
+                   **postgres_database.env())
+        procs.append((directory, subprocess.Popen([pushnode_bin, "serve"], env=env,
+                                                  stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)))
+    keys = set()
+    try:
+        for _, proc in procs:
+            port = None
+            for line in proc.stderr:
+                match = re.search(r"event=ready listen=127\.0\.0\.1:(\d+)", line)
+                if match:
+                    port = int(match.group(1))
+                    break
+            assert port, "a node did not start"
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/v1/capabilities")
+            keys.add(json.loads(conn.getresponse().read())["vapidPublicKey"])
+            conn.close()
+    finally:
+        for directory, proc in procs:
+            proc.kill()
+            proc.wait(timeout=30)
+            directory.cleanup()
+    assert len(keys) == 1
+
+
+def delivery_engine_present(binary):
+    usage = subprocess.run([binary], capture_output=True, text=True, timeout=30)
+    return re.search(r"^\s+send\b", usage.stdout + usage.stderr, re.M) is not None
+
+
+def test_killing_one_of_two_nodes_loses_no_delivery(pushnode_bin, postgres_database, tmp_path):
+    if not delivery_engine_present(pushnode_bin):
+        pytest.skip("the delivery engine is not in this build yet")
+    with MockProviders(tmp_path / "mock") as mock:
+        env = dict(postgres_database.env(), PUSHNODE_STORAGE_CLAIM_LEASE="2s",
+                   PUSHNODE_FCM_CREDENTIALS_PATH=mock.ready["serviceAccountFile"], PUSHNODE_FCM_BASE_URL=mock.https,
+                   PUSHNODE_TLS_CA_FILE=mock.ready["caFile"])
+        a, b = Node(pushnode_bin, env=env), Node(pushnode_bin, env=env)
+        try:
+            tokens = []
+            for index in range(10):
+                seed = bytes([index + 10] * 32)
+                token = f"fcm-token-{index:04d}"
+                status, _, _ = signed(a if index % 2 else b, seed, "POST", "/v1/tokens",
+                                      {"deviceId": f"d{index}", "platform": "android", "token": token})
+                assert status == 200
+                status, _, _ = signed(b if index % 2 else a, seed, "PUT", "/v1/subscriptions", {"topics": [topic("chats")]})
+                assert status == 200
+                tokens.append(token)
+            accepted = []
+            for index in range(40):
+                document = notify_document(SENDER, "chats", payload=f"sealed payload stand-in number {index:04d} with a tag".encode())
+                status, answer, _ = signed(a if index % 2 else b, SENDER, "POST", "/v1/notify", document)
+                assert status == 200
+                accepted.append(answer["id"])
+                if index == 20:
+                    a.proc.send_signal(signal.SIGKILL)  # in the middle of deliveries
+                    a.proc.wait(timeout=30)
+                    a, b = b, b  # the rest goes to the survivor
+            # Every accepted notification reaches every token at least once (the survivor resumes the
+            # dead node's claims after their lease).
+            expected = {(notification_id, token) for notification_id in accepted for token in tokens}
+            seen = set()
+            deadline = time.time() + 120
+            while time.time() < deadline and not expected <= seen:
+                seen = set()
+                for r in mock.requests("fcm"):
+                    if r["status"] != 200:
+                        continue
+                    message = json.loads(base64.b64decode(r["body"]))["message"]
+                    seen.add((message["data"]["x-any-id"], message["token"]))
+                time.sleep(0.2)
+            assert expected <= seen
+        finally:
+            for node in {id(a): a, id(b): b}.values():
+                node.stop()
