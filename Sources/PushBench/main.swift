@@ -6,6 +6,7 @@ usage: PushBench crypto | all
        PushBench http …
        PushBench deliver [--deliveries N] [--rounds R] [--queued Q]
 \(HTTPClientBenchmark.usage)
+\(IngestBench.usage)
 """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -18,6 +19,12 @@ do {
             exit(2)
         }
         try HTTPClientBenchmark.run(options)
+    case "ingest":
+        guard let options = IngestBench.parse(Array(arguments.dropFirst())) else {
+            print(usage)
+            exit(2)
+        }
+        try IngestBench.run(options)
     case "deliver":
         guard let options = DeliveryBenchmark.parse(Array(arguments.dropFirst())) else {
             print(DeliveryBenchmark.usage)

@@ -5,11 +5,13 @@ import PushServer
 /// it runs on the embedded default (127.0.0.1:8765, data under ./pushnode-data); `PUSHNODE_*`
 /// variables override either.
 func runServe(_ args: Arguments) throws {
+    // First, before any thread exists: every thread then blocks SIGTERM/SIGINT and the node takes
+    // them with sigwait (see ShutdownSignals).
+    let signals = ShutdownSignals()
     let loaded = try loadConfig(args)
     let log = LogSink.standardError
     for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
     let node = Node(config: loaded.config, log: log)
-    let signals = ShutdownSignals()
     do {
         try node.start()
     } catch {

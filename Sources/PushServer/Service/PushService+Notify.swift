@@ -11,10 +11,10 @@ extension PushService {
         try checkMessage(request.message, caller: caller)
         try verifySignatures(of: request.topics.enumerated().map { ($0.offset, $0.element) })
         let refs = try permittedTopics(request.topics.map(\.ref), caller: caller)
-        return try enqueue(
-            kind: request.effectiveKind, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
-            key: request.idempotencyKey, caller: caller, topics: refs
-        ) { $0.account != caller.string }
+        let fanOut = FanOut(kind: request.effectiveKind, enabledPlatforms: configuration.enabledPlatforms,
+                            excludedAccount: caller.string)
+        return try enqueue(fanOut, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
+                           key: request.idempotencyKey, caller: caller, topics: refs)
     }
 
     /// `POST /v1/notify/silent`: only topics equal to the caller's account id are kept (others are
@@ -29,11 +29,10 @@ extension PushService {
         let own = request.topics.enumerated().filter { $0.element.topic == caller.string }
         try verifySignatures(of: own.map { ($0.offset, $0.element) })
         let refs = try permittedTopics(own.map(\.element.ref), caller: caller)
-        let skipped = request.deviceId
-        return try enqueue(
-            kind: .silent, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
-            key: request.idempotencyKey, caller: caller, topics: refs
-        ) { !($0.account == caller.string && $0.deviceId == skipped) }
+        let fanOut = FanOut(kind: .silent, enabledPlatforms: configuration.enabledPlatforms,
+                            excludedDevice: request.deviceId.map { (caller.string, $0) })
+        return try enqueue(fanOut, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
+                           key: request.idempotencyKey, caller: caller, topics: refs)
     }
 
     /// Size (413 `payload.too_large`) and the caller's signature (400 `message.signature_invalid`).
@@ -59,31 +58,29 @@ extension PushService {
     }
 
     /// The duplicate check, fan-out and the one-transaction write shared by both Notify forms.
-    private func enqueue(kind: NotifyKind, ttl: Int, message: NotifyMessage?, groupId: String?, key: IdempotencyKey,
-                         caller: AccountID, topics: [TopicRef],
-                         including: (Recipient) -> Bool) throws -> NotifyResponse {
+    private func enqueue(_ fanOut: FanOut, ttl: Int, message: NotifyMessage?, groupId: String?, key: IdempotencyKey,
+                         caller: AccountID, topics: [TopicRef]) throws -> NotifyResponse {
         let now = clock()
         let windowStart = now.addingTimeInterval(-Self.idempotencyWindow)
-        // Fast path: a retry is answered without resolving recipients. The write below checks again.
+        // Fast path: a retry is answered without a write. The write checks again.
         if let first = try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) {
             count { $0.notificationsDuplicate += 1 }
             return NotifyResponse(id: first, duplicate: true)
         }
-        let recipients = topics.isEmpty ? [] : try store.recipients(of: topics).filter { recipient in
-            including(recipient) && configuration.enabledPlatforms.contains(recipient.platform)
-        }
-        let deliveries = DeliveryRouting.deliveries(of: kind, to: recipients)
         let record = NotificationRecord(
-            id: Self.newNotificationID(), kind: kind, keyId: message?.keyId, payload: message?.payload,
+            id: Self.newNotificationID(), kind: fanOut.kind, keyId: message?.keyId, payload: message?.payload,
             signature: message?.signature, groupId: groupId, createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-        switch try store.enqueue(record, deliveries: deliveries, caller: caller.string, key: key, duplicateSince: windowStart) {
+        let (outcome, queued) = try store.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key,
+                                                  duplicateSince: windowStart)
+        switch outcome {
         case .accepted(let id):
             count {
                 $0.notificationsAccepted += 1
-                $0.deliveriesQueued += deliveries.count
+                $0.deliveriesQueued += queued
             }
-            if !deliveries.isEmpty, let wake = configuration.deliveriesQueued {
-                wake(Set(deliveries.map(\.provider)))
+            if queued > 0, let wake = configuration.deliveriesQueued {
+                // The providers that may have work (the store counts rows, not providers).
+                wake(Set(fanOut.enabledPlatforms.map(\.provider)))
             }
             return NotifyResponse(id: id, duplicate: false)
         case .duplicate(let first):

@@ -54,6 +54,12 @@ public protocol PushStore: AnyObject, Sendable {
     /// notification once and one outbox row per delivery.
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
                  duplicateSince: Date) throws -> EnqueueOutcome
+    /// The same, with the deliveries resolved by the store: every registration of every account
+    /// subscribed to any of `topics` that `fanOut` admits, with its call routing. Returns the
+    /// outcome and how many deliveries were queued. A default implementation (recipients, then
+    /// `enqueue`) is in an extension; a store may do it inside its write transaction instead.
+    func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
+                 caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int)
 
     // MARK: Outbox (the delivery engine)
 

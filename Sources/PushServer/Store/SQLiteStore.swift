@@ -42,10 +42,12 @@ public final class SQLiteStore: PushStore {
     public init(path: String, configuration: Configuration) throws {
         self.configuration = configuration
         let connection = try SQLiteConnection(path: path)
+        // busy_timeout first: switching to WAL takes a lock that another connection closing the file
+        // (its last-close checkpoint) may still hold for a moment.
         try connection.execute("""
+            PRAGMA busy_timeout = 5000;
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
-            PRAGMA busy_timeout = 5000;
             PRAGMA temp_store = MEMORY;
             """)
         try SQLiteMigrations.apply(on: connection)

@@ -1,0 +1,176 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushServer
+
+/// `PushBench ingest`: signed Notify requests from concurrent loopback clients against an
+/// in-process node (temp dataDir, 127.0.0.1:0), 3 topics, 100 subscribed accounts with 2 Web Push
+/// devices each (fan-out 200 outbox rows per Notify), every one durably accepted before its 200.
+/// Reports Notify/s, latency percentiles, and the ratio to the Ed25519 crypto bound measured in
+/// the same run. `--fill N` instead fills the outbox to N rows through `PushService` (no HTTP)
+/// and reports the SQLite file size and the process RSS. Nothing drains the outbox here.
+enum IngestBench {
+    struct Options {
+        var requests = 6000
+        var clients = 8
+        var accounts = 100
+        var devices = 2
+        var topics = 3
+        var fill: Int?
+        /// `--portable 1`: Notify through the store's portable fan-out (recipients into Swift), for before/after.
+        var portable = false
+    }
+
+    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--fill ROWS] [--portable 1]"
+
+    static func parse(_ arguments: [String]) -> Options? {
+        var options = Options()
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let text = rest.popFirst(), let value = Int(text), value > 0 else { return nil }
+            switch flag {
+            case "--requests": options.requests = value
+            case "--clients": options.clients = value
+            case "--accounts": options.accounts = value
+            case "--fill": options.fill = value
+            case "--portable": options.portable = value == 1
+            default: return nil
+            }
+        }
+        return options
+    }
+
+    static func run(_ options: Options) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushbench-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let fixture = try IngestFixture(directory: directory, options: options, portable: options.portable)
+        if let rows = options.fill {
+            try OutboxFill.run(fixture: fixture, rows: rows, clients: options.clients)
+        } else {
+            try runHTTP(fixture: fixture, options: options)
+        }
+    }
+
+    private static func runHTTP(fixture: IngestFixture, options: Options) throws {
+        fixture.closeStore()
+        var config = NodeConfig()
+        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.dataDir = fixture.directory
+        config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
+                                            notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)
+        let node = Node(config: config, dependencies: withoutDelivery, log: .discard)
+        do { try node.start() } catch { throw LoopbackConnection.Failure(description: error.description) }
+        defer { node.shutdown() }
+
+        let perClient = max(1, options.requests / options.clients)
+        print("== ingest: \(options.clients) keep-alive loopback clients, \(perClient * options.clients) signed Notify requests, "
+              + "\(options.topics) topics, \(options.accounts) subscribed accounts × \(options.devices) webpush devices "
+              + "(fan-out \(options.accounts * options.devices)), SQLite group commit")
+        let senders = (0..<options.clients).map { _ in AccountKey.generate() }
+        let port = node.port
+        // Warm-up (not timed): connections, topic-signature cache, SQLite page cache.
+        for sender in senders {
+            let connection = try LoopbackConnection(port: port)
+            for request in fixture.signedNotifies(from: sender, count: 10) { try expectAccepted(connection.exchange(request)) }
+        }
+        let batches = senders.map { fixture.signedNotifies(from: $0, count: perClient) }
+
+        let latencies = Locked([Double]())
+        let failures = Locked([String]())
+        let group = DispatchGroup()
+        let started = DispatchTime.now().uptimeNanoseconds
+        for batch in batches {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                var own: [Double] = []
+                own.reserveCapacity(batch.count)
+                do {
+                    let connection = try LoopbackConnection(port: port)
+                    for request in batch {
+                        let t0 = DispatchTime.now().uptimeNanoseconds
+                        try expectAccepted(connection.exchange(request))
+                        own.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                latencies.withLock { $0.append(contentsOf: own) }
+            }
+            thread.start()
+        }
+        group.wait()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if let failure = failures.withLock({ $0.first }) { throw LoopbackConnection.Failure(description: failure) }
+        let sorted = latencies.withLock { $0 }.sorted()
+        let rate = Double(sorted.count) / seconds
+        node.shutdown()
+        let stats = try fixture.outboxReport(expectedNotifies: sorted.count + 10 * options.clients)
+
+        let verify = measureVerifyRate()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print(String(format: "Notify/s %.0f  (%d in %.2f s; %.0f outbox rows/s)", rate, sorted.count, seconds,
+                     rate * Double(options.accounts * options.devices)))
+        print(String(format: "latency ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", percentile(sorted, 0.50),
+                     percentile(sorted, 0.90), percentile(sorted, 0.99), sorted.last ?? 0))
+        print(stats)
+        print(String(format: "Ed25519 verify %.0f/s per core, %d cores: %.0f/s", verify, cores, verify * Double(cores)))
+        let cold = 2 + options.topics  // request signature (RFC 9421) + message + one per topic
+        let warm = 2  // topic signatures answered by the cache
+        for (label, verifies) in [("cold topic cache", cold), ("warm topic cache", warm)] {
+            let bound = verify * Double(cores) / Double(verifies)
+            print(String(format: "crypto bound (%@: %d verifies/Notify) %.0f Notify/s; measured/bound %.3f (target >= 0.5)",
+                         label, verifies, bound, rate / bound))
+        }
+    }
+
+    /// The production wiring minus the delivery engine: nothing drains the outbox during the run
+    /// (the endpoints are not real), so every accepted row can be counted afterwards.
+    static let withoutDelivery = Node.Dependencies(
+        openBackend: { config, platforms, _, _ in
+            let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
+            let service = PushService(store: store, configuration: .init(
+                limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints))
+            let routes = ServiceRoutes(service: service)
+            return NodeBackend(handler: { routes.handle($0, caller: $1) },
+                               rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
+                               close: { store.close() })
+        },
+        vapidPublicKey: Node.Dependencies.production.vapidPublicKey)
+
+    private static func expectAccepted(_ answer: (status: Int, body: [UInt8])) throws {
+        guard answer.status == 200, String(decoding: answer.body, as: UTF8.self).contains("\"duplicate\":false") else {
+            throw LoopbackConnection.Failure(description: "Notify answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+    }
+
+    /// Single-thread Ed25519 verifies per second (64-byte messages, like the topic checks).
+    static func measureVerifyRate() -> Double {
+        let key = Ed25519.KeyPair()
+        let message = SecureRandom.bytes(64)
+        let signature = key.sign(message)
+        return Timing(milliseconds: 200, rounds: 5).rate {
+            Sink.consume(Ed25519.verify(signature: signature, message: message, publicKey: key.publicKey))
+        }
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+}
+
+/// A value behind a lock, shared by the client threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushServer
+
+/// The population of `PushBench ingest`, written through `PushService` into the node's SQLite
+/// file before the node opens it: one space with `topics` signed topics, `accounts` accounts each
+/// with `devices` Web Push registrations (public literal endpoints, so no DNS), all subscribed to
+/// every topic.
+final class IngestFixture: @unchecked Sendable {
+    /// The file the node opens under its dataDir.
+    static let databaseName = StoreFactory.sqliteFileName
+
+    let directory: String
+    let topics: [Topic]
+    let fanOut: Int
+    let isPortable: Bool
+    private(set) var store: SQLiteStore?
+    private(set) var service: PushService?
+
+    var databasePath: String { directory + "/" + Self.databaseName }
+
+    /// `portable`: the service writes through `PortableStore` (the fan-out path before the SQL one).
+    init(directory: String, options: IngestBench.Options, portable: Bool = false) throws {
+        self.directory = directory
+        let store = try SQLiteStore(path: directory + "/" + Self.databaseName)
+        let service = PushService(store: portable ? PortableStore(store) : store, configuration: .init(enabledPlatforms: [.webpush]))
+        let space = Ed25519.KeyPair()
+        let spaceKey = try SpaceKey(publicKey: space.publicKey)
+        topics = (0..<options.topics).map { index in
+            let name = "topic-\(index)"
+            return Topic(spaceKey: spaceKey, topic: name, signature: space.sign(Array(name.utf8)))
+        }
+        let p256dh = try P256.PrivateKey.generate().publicKeyRawRepresentation
+        var endpoint = 0
+        for _ in 0..<options.accounts {
+            let account = AccountKey.generate()
+            for device in 0..<options.devices {
+                endpoint += 1
+                _ = try service.setToken(SetTokenRequest(
+                    deviceId: "device-\(device)", platform: .webpush, token: "https://8.8.8.8/push/\(endpoint)",
+                    p256dh: p256dh, auth: SecureRandom.bytes(16)), caller: account.accountID)
+            }
+            _ = try service.subscribeAll(SubscribeRequest(topics: topics), caller: account.accountID)
+        }
+        fanOut = options.accounts * options.devices
+        self.store = store
+        self.service = service
+        isPortable = portable
+    }
+
+    /// Closes the setup store so the node can open the file.
+    func closeStore() {
+        store?.close()
+        store = nil
+        service = nil
+    }
+
+    /// A Notify over every topic with a fresh sealed-looking payload, signed by `sender`.
+    func notify(from sender: AccountKey) -> NotifyRequest {
+        let payload = SecureRandom.bytes(256)
+        let message = NotifyMessage(keyId: String(repeating: "ab", count: 32), payload: payload, signature: sender.sign(payload))
+        return NotifyRequest(topics: topics, message: message)
+    }
+
+    /// `count` complete HTTP/1.1 requests of `POST /v1/notify`, signed per PROTOCOL §2.
+    func signedNotifies(from sender: AccountKey, count: Int) -> [[UInt8]] {
+        let signer = HTTPSigner(key: sender)
+        return (0..<count).map { _ in
+            let body = try! WireEncoder.encode(notify(from: sender))
+            let headers = try! signer.sign(method: "POST", path: "/v1/notify", body: body)
+            var head = "POST /v1/notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            for field in headers.fields { head += "\(field.name): \(field.value)\r\n" }
+            return Array((head + "\r\n").utf8) + body
+        }
+    }
+
+    /// Reopens the file and checks every accepted Notify left its rows; a line for the report.
+    func outboxReport(expectedNotifies: Int) throws -> String {
+        let store = try SQLiteStore(path: databasePath)
+        defer { store.close() }
+        let rows = try store.outboxStatistics().values.reduce(0) { $0 + $1.depth }
+        guard rows == expectedNotifies * fanOut else {
+            throw LoopbackConnection.Failure(description: "outbox holds \(rows) rows, expected \(expectedNotifies * fanOut)")
+        }
+        return "outbox rows \(rows) (= \(expectedNotifies) accepted × \(fanOut)), all present after shutdown"
+    }
+
+    /// Bytes of the SQLite file and its WAL.
+    var fileSizes: (database: Int, wal: Int) {
+        func size(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
+        return (size(databasePath), size(databasePath + "-wal"))
+    }
+}
