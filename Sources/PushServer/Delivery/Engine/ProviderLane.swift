@@ -193,7 +193,7 @@ final class ProviderLane: @unchecked Sendable {
         jobs.reserveCapacity(entries.count)
         for entry in entries {
             let job = entry.job
-            if provider == .webpush, let origin = WebPushGateway.origin(of: job),
+            if provider == .webpush, !origins.isEmpty, let origin = WebPushGateway.origin(of: job),
                let until = origins.heldUntil(origin, now: now) {
                 reschedule(entry.id, at: until)
                 continue
