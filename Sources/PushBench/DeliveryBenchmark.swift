@@ -52,6 +52,8 @@ enum DeliveryBenchmark {
         for provider in providers {
             var samples: [Double] = []
             var cpu: [Double] = []
+            var writes: [Double] = []
+            var writerTime: [Double] = []
             var ratios: [Double] = []
             var encryptRates: [Double] = []
             for _ in 0..<options.rounds {
@@ -62,13 +64,16 @@ enum DeliveryBenchmark {
                 let rate = drained.rate
                 samples.append(rate)
                 cpu.append(drained.cpuMicroseconds)
+                writes.append(drained.writesPerThousand)
+                writerTime.append(drained.writerMillisecondsPerThousand)
                 if provider == .webpush {
                     let encrypt = (encryptBefore + (try webPushEncryptRate())) / 2
                     encryptRates.append(encrypt)
                     ratios.append(rate / encrypt)
                 }
             }
-            print("  \(provider.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) " + String(format: "%9.0f deliveries/s  (process CPU %.0f µs per delivery)", median(samples), median(cpu)))
+            print("  \(provider.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) " + String(format: "%9.0f deliveries/s  (process CPU %.0f µs per delivery; %.1f store writes, %.0f ms writer time per 1000)",
+                                       median(samples), median(cpu), median(writes), median(writerTime)))
             if provider == .webpush {
                 print(String(format: "  RFC 8291 encrypt, one thread, 520-byte plaintext, around each round: %.0f/s (thread CPU %.0f µs each)",
                              median(encryptRates), try webPushEncryptCPUMicroseconds()))
@@ -87,6 +92,9 @@ enum DeliveryBenchmark {
         var rate: Double
         /// Process CPU time (user + system, all threads) per delivery while draining.
         var cpuMicroseconds = 0.0
+        /// Store writes (claims, completions, …) and their time on the writer thread, per 1000 deliveries.
+        var writesPerThousand = 0.0
+        var writerMillisecondsPerThousand = 0.0
         var before = 0.0
         var filled = 0.0
         var peak = 0.0
@@ -110,6 +118,7 @@ enum DeliveryBenchmark {
         let delivered = metrics.counter("pushnode_deliveries_total", help: "", labels: ["provider", "outcome"])
         let start = Clocks.monotonicSeconds()
         let cpuStart = processCPUSeconds()
+        let storeStart = store.statistics()
         engine.start()
         var peak = filled
         while delivered.value(provider.rawValue, "delivered") < Double(count) {
@@ -118,9 +127,13 @@ enum DeliveryBenchmark {
         }
         let seconds = Clocks.monotonicSeconds() - start
         let cpu = processCPUSeconds() - cpuStart
+        let storeEnd = store.statistics()
         engine.stop(timeout: 5)
-        return Drain(rate: Double(count) / seconds, cpuMicroseconds: cpu / Double(count) * 1e6, before: before,
-                     filled: filled, peak: peak)
+        let thousands = Double(count) / 1000
+        return Drain(rate: Double(count) / seconds, cpuMicroseconds: cpu / Double(count) * 1e6,
+                     writesPerThousand: Double(storeEnd.writes - storeStart.writes) / thousands,
+                     writerMillisecondsPerThousand: (storeEnd.batchSeconds - storeStart.batchSeconds) * 1000 / thousands,
+                     before: before, filled: filled, peak: peak)
     }
 
     static func fill(_ store: SQLiteStore, provider: Provider, count: Int) throws {
