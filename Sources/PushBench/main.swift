@@ -4,7 +4,7 @@ import Foundation
 let usage = """
 usage: PushBench crypto | all
        PushBench http …
-       PushBench deliver [--deliveries N] [--rounds R] [--queued Q]
+       PushBench deliver [--deliveries N] [--rounds R] [--queued Q] [--only fcm|apns|webpush]
 \(HTTPClientBenchmark.usage)
 \(IngestBench.usage)
 """

@@ -13,48 +13,77 @@ public struct EndpointOrigin: Sendable, Equatable, Hashable, CustomStringConvert
 
     /// Parses the endpoint. Rejects other schemes, a missing or malformed host, userinfo
     /// (`user@host`: a way to disguise where a URL points), percent-encoding in the host, and a
-    /// port outside 1–65535.
+    /// port outside 1–65535. Works on the UTF-8 bytes (every accepted character is ASCII): it
+    /// runs for every Web Push delivery, where Foundation's `range(of:)` and `Character`
+    /// properties cost as much as a tenth of the delivery.
     public init(endpoint: String) throws(GatewayError) {
-        guard let schemeEnd = endpoint.range(of: "://") else { throw .invalidToken }
-        scheme = endpoint[..<schemeEnd.lowerBound].lowercased()
-        guard scheme == "https" || scheme == "http" else { throw .invalidToken }
-        let rest = endpoint[schemeEnd.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authority.isEmpty, !authority.contains("@") else { throw .invalidToken }
+        var endpoint = endpoint
+        let parsed = endpoint.withUTF8 { Self.parse($0) }
+        guard let parsed else { throw .invalidToken }
+        (scheme, host, port) = parsed
+    }
 
-        let hostPart: Substring
-        let portPart: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .invalidToken }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, String, Int?)? {
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        guard bytes.count >= 3, let schemeEnd = (0...(bytes.count - 3)).first(where: {
+            bytes[$0] == colon && bytes[$0 + 1] == slash && bytes[$0 + 2] == slash
+        }) else { return nil }
+        let scheme = lowercasedASCII(bytes[..<schemeEnd])
+        guard scheme == "https" || scheme == "http" else { return nil }
+        let rest = bytes[(schemeEnd + 3)...]
+        let authorityEnd = rest.firstIndex { $0 == slash || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let authority = rest[..<(authorityEnd ?? rest.endIndex)]
+        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { return nil }
+
+        let hostPart: Slice<UnsafeBufferPointer<UInt8>>
+        let portPart: Slice<UnsafeBufferPointer<UInt8>>?
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostPart = authority[(authority.startIndex + 1)..<close]
+            let after = authority[(close + 1)...]
             if after.isEmpty {
                 portPart = nil
-            } else if after.hasPrefix(":") {
+            } else if after.first == colon {
                 portPart = after.dropFirst()
             } else {
-                throw .invalidToken
+                return nil
             }
-            guard hostPart.contains(":"), hostPart.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw .invalidToken
-            }
+            guard hostPart.contains(colon), hostPart.allSatisfy({ isHexDigit($0) || $0 == colon || $0 == UInt8(ascii: ".") })
+            else { return nil }
         } else {
-            let pieces = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            hostPart = pieces[0]
-            portPart = pieces.count == 2 ? pieces[1] : nil
-            guard hostPart.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_") }),
-                  !hostPart.hasPrefix("."), !hostPart.contains("..") else { throw .invalidToken }
+            let portColon = authority.firstIndex(of: colon)
+            hostPart = authority[..<(portColon ?? authority.endIndex)]
+            portPart = portColon.map { authority[($0 + 1)...] }
+            guard hostPart.allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }),
+                  hostPart.first != UInt8(ascii: "."),
+                  !zip(hostPart, hostPart.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
+            else { return nil }
         }
-        guard !hostPart.isEmpty else { throw .invalidToken }
-        host = hostPart.lowercased()
+        guard !hostPart.isEmpty else { return nil }
+        let host = lowercasedASCII(hostPart)
 
+        var port: Int?
         if let portPart {
-            guard (1...5).contains(portPart.count), portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let number = Int(portPart), (1...65_535).contains(number) else { throw .invalidToken }
+            guard (1...5).contains(portPart.count), portPart.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return nil }
+            let number = portPart.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            guard (1...65_535).contains(number) else { return nil }
             port = number == (scheme == "https" ? 443 : 80) ? nil : number
-        } else {
-            port = nil
         }
+        return (scheme, host, port)
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// ASCII letters lowered; other bytes kept (a non-ASCII byte never passes the checks above).
+    private static func lowercasedASCII(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: bytes.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The serialized origin, e.g. `https://push.example.net`, `https://[::1]:8443`.

@@ -19,5 +19,8 @@ struct OriginBackoff {
         holds[origin] = max(until, holds[origin] ?? until)
     }
 
+    /// No origin is held: a lane then skips parsing each endpoint to look its origin up.
+    var isEmpty: Bool { holds.isEmpty }
+
     var earliestEnd: Date? { holds.values.min() }
 }

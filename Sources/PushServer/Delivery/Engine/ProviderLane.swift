@@ -7,8 +7,10 @@ import PushProtocol
 /// retry policy's decision to each answer. Lanes share nothing, so one provider's backlog or
 /// retry storm never holds up another.
 ///
-/// Answers arrive on the HTTP client's thread and are only queued there; every store write
-/// happens on the lane's own thread, finished deliveries deleted in one write per pass.
+/// Requests are built and sent on a builder queue (`send(_:now:)`), so a batch's
+/// encryption runs while the lane's thread does the store's work. Answers arrive on the HTTP
+/// client's thread and are only queued there; every store write happens on the lane's own
+/// thread, finished deliveries deleted in one write per pass.
 final class ProviderLane: @unchecked Sendable {
     struct Settings: Sendable {
         var policy: RetryPolicy
@@ -48,8 +50,11 @@ final class ProviderLane: @unchecked Sendable {
     private let clock: @Sendable () -> Date
 
     private let condition = NSCondition()
+    /// Builds and sends claimed batches, one at a time, off the lane's thread.
+    private let builder: DispatchQueue
     // Guarded by `condition`.
     private var finished: [Finished] = []
+    /// Claimed rows being built, or sent and awaiting their answer.
     private var inFlight = 0
     /// Outbox rows with a request outstanding, whose claims must not lapse.
     private var inFlightIDs: Set<Int64> = []
@@ -78,6 +83,7 @@ final class ProviderLane: @unchecked Sendable {
         self.health = health
         self.log = log
         self.clock = clock
+        builder = DispatchQueue(label: "pushnode.delivery.build.\(provider.rawValue)")
     }
 
     func start() {
@@ -110,6 +116,10 @@ final class ProviderLane: @unchecked Sendable {
         return true
     }
 
+    /// The least room worth a claim: while answers trickle in, the lane waits for a quarter
+    /// batch of room rather than paying a store round trip (and a build) for a handful of rows.
+    private var claimThreshold: Int { max(1, min(settings.claimBatch, settings.maxInFlight) / 4) }
+
     var requestsInFlight: Int { condition.withLock { inFlight } }
 
     // MARK: The lane's thread
@@ -131,8 +141,8 @@ final class ProviderLane: @unchecked Sendable {
             }
             let batch = finished
             finished.removeAll(keepingCapacity: true)
-            wakeRequested = false
             let capacity = stopping ? 0 : settings.maxInFlight - inFlight
+            if capacity >= claimThreshold { wakeRequested = false }
             let renewing = clock() >= nextRenewal ? inFlightIDs : nil
             condition.unlock()
 
@@ -140,8 +150,8 @@ final class ProviderLane: @unchecked Sendable {
 
             var done: [Int64] = []
             for item in batch { apply(item, completing: &done) }
-            if capacity > 0 {
-                sleepUntil = claimAndSend(capacity: capacity, completing: &done)
+            if capacity >= claimThreshold {
+                sleepUntil = claimAndSend(capacity: capacity)
             }
             commit(done)
             if let due = nextDue { sleepUntil = min(sleepUntil, due) }
@@ -153,12 +163,12 @@ final class ProviderLane: @unchecked Sendable {
         if !finished.isEmpty { return true }
         if !inFlightIDs.isEmpty && clock() >= nextRenewal { return true }
         if stopping { return inFlight == 0 }
-        guard inFlight < settings.maxInFlight else { return false }
+        guard settings.maxInFlight - inFlight >= claimThreshold else { return false }
         return wakeRequested || clock() >= sleepUntil
     }
 
     /// Claims up to `capacity` due rows and sends them; returns when to look again.
-    private func claimAndSend(capacity: Int, completing done: inout [Int64]) -> Date {
+    private func claimAndSend(capacity: Int) -> Date {
         var now = clock()
         if let credentials {
             let ready = credentials.prepare(now: now)
@@ -178,7 +188,7 @@ final class ProviderLane: @unchecked Sendable {
         if claim.expired > 0 { metrics.deliveries.increment(provider.rawValue, "expired", by: Double(claim.expired)) }
         if claim.orphaned > 0 { metrics.deliveries.increment(provider.rawValue, "orphaned", by: Double(claim.orphaned)) }
         now = clock()
-        send(claim.entries, now: now, completing: &done)
+        send(claim.entries, now: now)
         if claim.entries.count + claim.expired + claim.orphaned >= limit { return now }  // more may be due
         var next = now.addingTimeInterval(settings.pollInterval)
         if let due = nextDue {
@@ -187,53 +197,71 @@ final class ProviderLane: @unchecked Sendable {
         return next
     }
 
-    /// Builds the requests of a claimed batch (in parallel: Web Push encrypts each) and sends them.
-    private func send(_ entries: [OutboxEntry], now: Date, completing done: inout [Int64]) {
-        var jobs: [(Int64, DeliveryJob)] = []
-        jobs.reserveCapacity(entries.count)
+    /// Hands a claimed batch to the builder queue, which builds its requests and sends them
+    /// while this thread goes on applying answers, completing and claiming: the batch's Web Push
+    /// encryption overlaps the store's work instead of taking turns with it. The rows count as
+    /// in flight (and have their claims renewed) from here on, so `maxInFlight` still bounds them.
+    private func send(_ entries: [OutboxEntry], now: Date) {
+        var batch: [OutboxEntry] = []
+        batch.reserveCapacity(entries.count)
         for entry in entries {
-            let job = entry.job
-            if provider == .webpush, let origin = WebPushGateway.origin(of: job),
+            if provider == .webpush, !origins.isEmpty, let origin = WebPushGateway.origin(of: entry.job),
                let until = origins.heldUntil(origin, now: now) {
                 reschedule(entry.id, at: until)
                 continue
             }
-            jobs.append((entry.id, job))
+            batch.append(entry)
         }
+        guard !batch.isEmpty else { return }
         let generation = credentials?.generation ?? 0
-        let gateway = self.gateway
-        let built = ParallelMap.map(jobs) { _, job -> Result<OutboundRequest, GatewayError> in
-            do throws(GatewayError) { return .success(try gateway.request(for: job, now: now)) } catch { return .failure(error) }
+        condition.withLock {
+            inFlight += batch.count
+            inFlightIDs.formUnion(batch.lazy.map(\.id))
+            if nextRenewal == .distantFuture { nextRenewal = now.addingTimeInterval(settings.claimRenewInterval) }
         }
-        for ((id, job), request) in zip(jobs, built) {
+        builder.async { [self, batch] in build(batch, generation: generation) }
+    }
+
+    /// On the builder queue: the batch's jobs and requests, made in parallel (Web Push
+    /// encrypts each), then sent; a request that cannot be built is queued as finished.
+    private func build(_ entries: [OutboxEntry], generation: Int) {
+        let now = clock()
+        let gateway = self.gateway
+        let built = ParallelMap.map(entries) { entry -> (DeliveryJob, Result<OutboundRequest, GatewayError>) in
+            let job = entry.job
+            do throws(GatewayError) { return (job, .success(try gateway.request(for: job, now: now))) } catch {
+                return (job, .failure(error))
+            }
+        }
+        for (entry, (job, request)) in zip(entries, built) {
             switch request {
             case .success(let request):
-                send(request, entryID: id, job: job, generation: generation, now: now)
+                send(request, entryID: entry.id, job: job, generation: generation, now: now)
             case .failure(let error):
-                apply(Finished(entryID: id, job: job, generation: generation, result: nil, outcome: error.outcome,
-                               sentAt: Clocks.monotonicSeconds()), completing: &done)
+                finish(Finished(entryID: entry.id, job: job, generation: generation, result: nil, outcome: error.outcome,
+                                sentAt: Clocks.monotonicSeconds()))
             }
         }
     }
 
+    /// Sends one built request; its row is already counted in flight.
     private func send(_ request: OutboundRequest, entryID id: Int64, job: DeliveryJob, generation: Int, now: Date) {
         let seconds = min(settings.requestTimeout, Double(max(1, job.remainingTTL(at: now))))
-        condition.withLock {
-            inFlight += 1
-            inFlightIDs.insert(id)
-            if nextRenewal == .distantFuture { nextRenewal = now.addingTimeInterval(settings.claimRenewInterval) }
-        }
         metrics.inFlight.add(1, provider.rawValue)
         let sentAt = Clocks.monotonicSeconds()
         transport.send(request, provider: provider, timeout: .milliseconds(Int64(seconds * 1000))) { [self] result in
-            condition.withLock {
-                finished.append(Finished(entryID: id, job: job, generation: generation, result: result, outcome: nil,
-                                         sentAt: sentAt))
-                inFlight -= 1
-                inFlightIDs.remove(id)
-                if inFlightIDs.isEmpty { nextRenewal = .distantFuture }
-                condition.signal()
-            }
+            finish(Finished(entryID: id, job: job, generation: generation, result: result, outcome: nil, sentAt: sentAt))
+        }
+    }
+
+    /// Queues a finished try for the lane's thread and releases its in-flight slot.
+    private func finish(_ item: Finished) {
+        condition.withLock {
+            finished.append(item)
+            inFlight -= 1
+            inFlightIDs.remove(item.entryID)
+            if inFlightIDs.isEmpty { nextRenewal = .distantFuture }
+            condition.signal()
         }
     }
 
