@@ -123,6 +123,56 @@ def delivery_engine_present(binary):
     return re.search(r"^\s+send\b", usage.stdout + usage.stderr, re.M) is not None
 
 
+DELAY_MS = 250  # every provider answer comes late: deliveries are in flight when the kill lands
+SLOW_MS = 3000  # two tokens answer later than the 2 s claim lease: only lease renewal keeps the other node off
+USER_AGENT = re.compile(r"^pushnode/\S+ node/([0-9a-f]{8})$")
+
+
+def node_tag(node):
+    """The node-id prefix the node puts in its User-Agent (DeliveryUserAgent)."""
+    with open(os.path.join(node.data_dir, "node-id")) as f:
+        return f.read().strip()[:8]
+
+
+def deliveries(mock):
+    """The mock's FCM requests as (x-any-id, token, sender tag, received, answered or None)."""
+    rows = []
+    for r in mock.requests("fcm"):
+        message = json.loads(base64.b64decode(r["body"]))["message"]
+        agent = dict(r["headers"]).get("user-agent", "")
+        match = USER_AGENT.match(agent)
+        assert match, f"unexpected User-Agent {agent!r}"
+        rows.append((message["data"]["x-any-id"], message["token"], match.group(1), r["time"], r["answered"],
+                     r["status"]))
+    return rows
+
+
+def overlaps(rows, dead_tag, killed_at):
+    """Pairs of requests for one (notification, token) from different nodes whose time on the wire
+    overlaps. A request's interval is [received, answered]; the dead node's end at the kill at the
+    latest (an answer the mock sent after the kill never reached it), a pending live one is open."""
+    def interval(row):
+        _, _, tag, start, answered, _ = row
+        end = answered if answered is not None else float("inf")
+        if tag == dead_tag:
+            end = min(end, killed_at)
+        return start, end
+
+    by_delivery = {}
+    for row in rows:
+        by_delivery.setdefault((row[0], row[1]), []).append(row)
+    found = []
+    for group in by_delivery.values():
+        for i, first in enumerate(group):
+            for second in group[i + 1:]:
+                if first[2] == second[2]:
+                    continue
+                (s1, e1), (s2, e2) = interval(first), interval(second)
+                if s1 < e2 and s2 < e1:
+                    found.append((first, second))
+    return found
+
+
 def test_killing_one_of_two_nodes_loses_no_delivery(pushnode_bin, postgres_database, tmp_path):
     if not delivery_engine_present(pushnode_bin):
         pytest.skip("the delivery engine is not in this build yet")
@@ -131,26 +181,33 @@ def test_killing_one_of_two_nodes_loses_no_delivery(pushnode_bin, postgres_datab
                    PUSHNODE_FCM_CREDENTIALS_PATH=mock.ready["serviceAccountFile"], PUSHNODE_FCM_BASE_URL=mock.https,
                    PUSHNODE_TLS_CA_FILE=mock.ready["caFile"])
         a, b = Node(pushnode_bin, env=env), Node(pushnode_bin, env=env)
+        dead_tag, survivor_tag = node_tag(a), node_tag(b)
+        assert dead_tag != survivor_tag
+        killed_at = None
         try:
-            tokens = []
-            for index in range(10):
+            tokens = [f"fcm-token-{index:04d}" for index in range(10)]
+            mock.control("POST", "/_mock/script", {"provider": "fcm", "tokens": tokens[2:], "responses": [],
+                                                   "then": {"delayMs": DELAY_MS}})
+            mock.control("POST", "/_mock/script", {"provider": "fcm", "tokens": tokens[:2], "responses": [],
+                                                   "then": {"delayMs": SLOW_MS}})
+            for index, token in enumerate(tokens):
                 seed = bytes([index + 10] * 32)
-                token = f"fcm-token-{index:04d}"
                 status, _, _ = signed(a if index % 2 else b, seed, "POST", "/v1/tokens",
                                       {"deviceId": f"d{index}", "platform": "android", "token": token})
                 assert status == 200
                 status, _, _ = signed(b if index % 2 else a, seed, "PUT", "/v1/subscriptions", {"topics": [topic("chats")]})
                 assert status == 200
-                tokens.append(token)
             accepted = []
             for index in range(40):
                 document = notify_document(SENDER, "chats", payload=f"sealed payload stand-in number {index:04d} with a tag".encode())
                 status, answer, _ = signed(a if index % 2 else b, SENDER, "POST", "/v1/notify", document)
                 assert status == 200
                 accepted.append(answer["id"])
+                time.sleep(0.03)  # spread the Notify calls so both nodes deliver (and finish some) before the kill
                 if index == 20:
                     a.proc.send_signal(signal.SIGKILL)  # in the middle of deliveries
                     a.proc.wait(timeout=30)
+                    killed_at = time.time()  # after the process is gone: its intervals end no earlier
                     a, b = b, b  # the rest goes to the survivor
             # Every accepted notification reaches every token at least once (the survivor resumes the
             # dead node's claims after their lease).
@@ -158,14 +215,28 @@ def test_killing_one_of_two_nodes_loses_no_delivery(pushnode_bin, postgres_datab
             seen = set()
             deadline = time.time() + 120
             while time.time() < deadline and not expected <= seen:
-                seen = set()
-                for r in mock.requests("fcm"):
-                    if r["status"] != 200:
-                        continue
-                    message = json.loads(base64.b64decode(r["body"]))["message"]
-                    seen.add((message["data"]["x-any-id"], message["token"]))
+                seen = {(row[0], row[1]) for row in deliveries(mock) if row[5] == 200 and row[4] is not None}
                 time.sleep(0.2)
             assert expected <= seen
+
+            # No delivery was in flight on both nodes at once.
+            rows = deliveries(mock)
+            assert {row[2] for row in rows} <= {dead_tag, survivor_tag}
+            double = overlaps(rows, dead_tag, killed_at)
+            assert not double, f"{len(double)} deliveries in flight on both nodes at once, e.g. {double[:3]}"
+
+            # What the kill did: the dead node's requests cut by it, and those the survivor re-sent.
+            by_dead = [row for row in rows if row[2] == dead_tag]
+            cut = {(row[0], row[1]) for row in by_dead if row[4] is None or row[4] > killed_at}
+            resent = {(row[0], row[1]) for row in rows if row[2] == survivor_tag} & {(row[0], row[1]) for row in by_dead}
+            print(f"requests={len(rows)} dead-node={len(by_dead)} cut-by-kill={len(cut)} "
+                  f"re-sent-by-survivor={len(resent)} cut-and-re-sent={len(cut & resent)}")
+            if os.environ.get("PUSHNODE_TEST_TIMELINE"):
+                for row in sorted(rows, key=lambda r: r[3]):
+                    print(row[0][:8], row[1], row[2], round(row[3] - killed_at, 3),
+                          None if row[4] is None else round(row[4] - killed_at, 3))
+            assert by_dead, "the killed node sent nothing: the test did not exercise two nodes"
+            assert cut <= resent, "a delivery cut by the kill was not re-sent by the survivor"
         finally:
             for node in {id(a): a, id(b): b}.values():
                 node.stop()

@@ -43,7 +43,7 @@ class APNs:
         apns_id = request.header("apns-id") or str(uuid.uuid4())
         response = self._answer(request, token, apns_id)
         response.headers.append(("apns-id", apns_id))
-        self.state.remember("apns", token, request, response.status)
+        response.record = self.state.remember("apns", token, request, response.status)
         return response
 
     def _answer(self, request, token, apns_id):

@@ -90,7 +90,9 @@ class App:
         match = SCRIPTED.match(path)
         if match:
             entry = self.state.scripted("mock", match.group(1)) or {}
-            self.state.remember("mock", match.group(1), request, entry.get("status", 200))
-            return Response(int(entry.get("status", 200)), [("x-mock-connection", str(request.connection.id))],
-                            b"scripted", delay_ms=int(entry.get("delayMs", 0)), action=entry.get("action"))
+            record = self.state.remember("mock", match.group(1), request, entry.get("status", 200))
+            response = Response(int(entry.get("status", 200)), [("x-mock-connection", str(request.connection.id))],
+                                b"scripted", delay_ms=int(entry.get("delayMs", 0)), action=entry.get("action"))
+            response.record = record
+            return response
         return json_response(404, {"error": "no such control route"})

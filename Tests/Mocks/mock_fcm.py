@@ -141,7 +141,7 @@ class FCM:
         return self._remember(request, token, response)
 
     def _remember(self, request, token, response):
-        self.state.remember("fcm", token, request, response.status)
+        response.record = self.state.remember("fcm", token, request, response.status)
         return response
 
     @staticmethod

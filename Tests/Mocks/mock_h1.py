@@ -3,7 +3,7 @@ request order) for the plain-HTTP port and TLS clients that do not offer h2."""
 
 import asyncio
 
-from mock_http import Request
+from mock_http import Request, mark_answered
 from mock_state import ConnectionStats
 
 _REASONS = {200: "OK", 201: "Created", 204: "No Content", 301: "Moved Permanently", 400: "Bad Request",
@@ -73,6 +73,7 @@ class H1Connection(asyncio.Protocol):
         while self.queue and self.queue[0][0] is not None and not self.closed:
             response, keep_alive = self.queue.pop(0)
             self.stats.stream_closed()
+            mark_answered(response)
             if response.action in ("reset", "goaway", "close"):
                 self.transport.abort()
                 self.closed = True

@@ -11,7 +11,7 @@ import h2.exceptions
 import h2.settings
 from hyperframe.frame import GoAwayFrame
 
-from mock_http import Request
+from mock_http import Request, mark_answered
 from mock_state import ConnectionStats
 
 
@@ -129,6 +129,7 @@ class H2Connection(asyncio.Protocol):
         if self.closed:
             return
         self.stats.stream_closed()
+        mark_answered(response)
         try:
             if response.action == "reset":
                 self.conn.reset_stream(stream_id, h2.errors.ErrorCodes.INTERNAL_ERROR)

@@ -1,6 +1,7 @@
 """Transport-neutral request/response values shared by the HTTP/1.1 and HTTP/2 servers."""
 
 import json
+import time
 
 
 class Request:
@@ -49,7 +50,7 @@ class Response:
     closing an HTTP/1.1 connection), "goaway" (GOAWAY that refuses this stream, then
     close), "close" (drop the connection without answering)."""
 
-    __slots__ = ("status", "headers", "body", "delay_ms", "action", "close")
+    __slots__ = ("status", "headers", "body", "delay_ms", "action", "close", "record")
 
     def __init__(self, status=200, headers=None, body=b"", delay_ms=0, action=None, close=False):
         self.status = status
@@ -58,6 +59,14 @@ class Response:
         self.delay_ms = delay_ms
         self.action = action
         self.close = close
+        self.record = None  # the request's State record, completed by mark_answered()
+
+
+def mark_answered(response):
+    """Stamps the request's record with the time its answer (or reset/close) left the mock."""
+    record = getattr(response, "record", None)
+    if record is not None and record["answered"] is None:
+        record["answered"] = time.time()
 
 
 def json_response(status, document, headers=None, **kwargs):

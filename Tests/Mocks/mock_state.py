@@ -80,10 +80,12 @@ class State:
         return script.next() if script else None
 
     def remember(self, provider, token, request, status):
+        """Records a request; returns its record (None with --no-record), which the connection
+        completes with "answered" once the answer (or the scripted reset/close) goes out."""
         self.counts[provider] += 1
         if not self.record:
-            return
-        self.requests.append({
+            return None
+        record = {
             "provider": provider,
             "token": token,
             "method": request.method,
@@ -94,7 +96,10 @@ class State:
             "connection": request.connection.id,
             "status": status,
             "time": time.time(),
-        })
+            "answered": None,
+        }
+        self.requests.append(record)
+        return record
 
     def received(self, provider=None, token=None):
         return [r for r in self.requests

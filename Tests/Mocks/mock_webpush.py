@@ -38,7 +38,7 @@ class WebPush:
 
     def send(self, request, subscription):
         response = self._answer(request, subscription)
-        self.state.remember("webpush", subscription, request, response.status)
+        response.record = self.state.remember("webpush", subscription, request, response.status)
         return response
 
     def _answer(self, request, subscription):

@@ -71,7 +71,9 @@ Control API (any port):
         Auth and shape checks run before a script applies.
   GET  /_mock/requests?provider=&token=  {"requests": [{"provider","token","method","path",
         "headers": [[name, value]...], "body": base64, "httpVersion", "connection",
-        "status", "time"}]}   (provider "token" = token endpoint calls)
+        "status", "time", "answered"}]}   (provider "token" = token endpoint calls; "time" when
+        the request was received, "answered" when its answer, reset or close left the mock,
+        null while pending or when the connection closed first)
   POST /_mock/reset    clears scripts, recorded requests, counters (keeps credentials)
   GET  /_mock/stats    {"requests": {provider: n}, "tokenMints", "connections": {"total",
         "open","h2","http1"}, "maxConcurrentStreams" (most streams open at once on one

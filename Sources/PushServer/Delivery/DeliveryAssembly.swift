@@ -16,7 +16,8 @@ public struct DeliveryAssembly: Sendable {
     public init(config: NodeConfig, platforms: Set<Platform>) throws(Failure) {
         do {
             transport = try HTTPDeliveryTransport(caFile: config.tls.caFile,
-                                                  allowPrivateEndpoints: config.webpush.allowPrivateEndpoints)
+                                                  allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
+                                                  userAgent: DeliveryUserAgent.value(config: config))
         } catch {
             throw Failure(description: "delivery: cannot start the HTTP client: \(error.code)")
         }

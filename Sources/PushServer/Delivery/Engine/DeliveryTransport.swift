@@ -20,11 +20,14 @@ public final class HTTPDeliveryTransport: DeliveryTransport {
     public let providers: HTTPClient
     public let webPush: HTTPClient
 
-    public init(caFile: String?, allowPrivateEndpoints: Bool) throws(TransportError) {
+    /// `userAgent`: see `DeliveryUserAgent`.
+    public init(caFile: String?, allowPrivateEndpoints: Bool,
+                userAgent: String = DeliveryUserAgent.value(version: Node.version, nodeID: nil)) throws(TransportError) {
         let ca = caFile.flatMap { $0.isEmpty ? nil : $0 }
-        providers = try HTTPClient(configuration: HTTPClientConfiguration(caFile: ca, maxConnectionsPerHost: 2))
+        providers = try HTTPClient(configuration: HTTPClientConfiguration(
+            caFile: ca, userAgent: userAgent, maxConnectionsPerHost: 2))
         webPush = try HTTPClient(configuration: HTTPClientConfiguration(
-            caFile: ca, maxConnectionsPerHost: 2, refusePrivateAddresses: !allowPrivateEndpoints))
+            caFile: ca, userAgent: userAgent, maxConnectionsPerHost: 2, refusePrivateAddresses: !allowPrivateEndpoints))
     }
 
     public func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,
