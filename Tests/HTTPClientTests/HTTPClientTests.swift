@@ -155,6 +155,9 @@ import Testing
 
     @Test func cancelsWithItsTask() async throws {
         let client = try client()
+        // The connection is up before the request that gets cancelled, so cancelling can only
+        // reset that one stream: the next request must reuse the same connection.
+        #expect(try await client.send(ClientRequest(url: mock.tlsBase + "/_mock/echo")).status == 200)
         let pending = Task { () throws(TransportError) -> ClientResponse in
             try await client.send(ClientRequest(url: mock.tlsBase + "/_mock/delay?ms=10000"))
         }
