@@ -314,7 +314,9 @@ def test_transient_answers_are_retried_then_delivered(node, mock):
 def test_an_expired_call_is_dropped(node, mock):
     sender, receiver, space = setup_pair(node)
     token = uid("ring-")
-    mock.script("fcm", token, [], then={"status": 503, "error": "UNAVAILABLE"})
+    # Each try takes 0.7 s, so the ttl (2 s) runs out long before the 6 tries are used up:
+    # the drop is an expiry, not an exhausted retry budget.
+    mock.script("fcm", token, [], then={"status": 503, "error": "UNAVAILABLE", "delayMs": 700})
     receiver.register("android", token)
     receiver.subscribe(space, "t")
     before = time.time()
