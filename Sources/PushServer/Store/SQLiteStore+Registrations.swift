@@ -37,7 +37,7 @@ extension SQLiteStore {
                 DELETE FROM registrations WHERE account = ? AND deviceId = ? AND platform = ? AND appId = ? AND id <> ?
                 """, [.text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue), .text(stored.appId),
                       .text(stored.id)])
-            return Self.truncatedToStorage(stored)
+            return stored.atStoragePrecision
         }
     }
 
@@ -67,13 +67,5 @@ extension SQLiteStore {
             try db.run("DELETE FROM registrations WHERE id = ? AND updatedAt <= ?",
                        [.text(registrationId), .integer(notUpdatedAfter.unixMilliseconds)]) > 0
         }
-    }
-
-    /// The registration with its times at the store's millisecond precision.
-    private static func truncatedToStorage(_ registration: Registration) -> Registration {
-        var copy = registration
-        copy.createdAt = Date(unixMilliseconds: registration.createdAt.unixMilliseconds)
-        copy.updatedAt = Date(unixMilliseconds: registration.updatedAt.unixMilliseconds)
-        return copy
     }
 }

@@ -19,7 +19,7 @@ extension PostgresStore {
     }
 
     public func saveRegistration(_ registration: Registration) throws -> Registration {
-        let stored = Self.truncatedToStorage(registration)
+        let stored = registration.atStoragePrecision
         // One statement: a same-account save keeps createdAt, another account's takes the row over.
         let createdAt = try write { db -> Int64 in
             let row = try db.query("""
@@ -73,13 +73,5 @@ extension PostgresStore {
             try db.run("DELETE FROM registrations WHERE id = $1 AND updated_at <= $2",
                        [.text(registrationId), .integer(notUpdatedAfter.unixMilliseconds)]) > 0
         }
-    }
-
-    /// The registration with its times at the store's millisecond precision.
-    private static func truncatedToStorage(_ registration: Registration) -> Registration {
-        var copy = registration
-        copy.createdAt = Date(unixMilliseconds: registration.createdAt.unixMilliseconds)
-        copy.updatedAt = Date(unixMilliseconds: registration.updatedAt.unixMilliseconds)
-        return copy
     }
 }
