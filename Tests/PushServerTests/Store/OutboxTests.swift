@@ -96,23 +96,6 @@ import PushProtocol
         #expect(try count("notifications", store) == 0)
     }
 
-    @Test func statisticsAndPurge() throws {
-        let fixture = try StoreFixture()
-        let store = fixture.store
-        try filled(fixture, ttl: 60)
-        _ = try store.saveRegistration(registration("f3", account: "C"))
-        _ = try store.enqueue(notification("n9", at: t0.addingTimeInterval(10)), deliveries: [Delivery(registrationId: "f3", provider: .fcm)],
-                              caller: "S", key: IdempotencyKey(bytes: [8]), duplicateSince: t0)
-        let stats = try store.outboxStatistics()
-        #expect(stats[.fcm] == OutboxStatistics(depth: 3, oldestCreatedAt: t0))
-        #expect(stats[.apns] == OutboxStatistics(depth: 1, oldestCreatedAt: t0))
-        #expect(stats[.webpush] == nil)
-
-        let purged = try store.purgeExpired(now: t0.addingTimeInterval(86_400 + 5))
-        #expect(purged == PurgeCounts(idempotencyRecords: 1, notifications: 2, deliveries: 4))
-        #expect(try store.acceptedNotification(caller: "S", key: IdempotencyKey(bytes: [8]), since: t0) == "n9")
-        #expect(try store.outboxStatistics().isEmpty)
-    }
 
     @Test func purgeLeavesClaimedRowsToTheirSender() throws {
         let fixture = try StoreFixture()
