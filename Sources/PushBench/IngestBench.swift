@@ -126,7 +126,8 @@ enum IngestBench {
     }
 
     /// The production wiring minus the delivery engine: nothing drains the outbox during the run
-    /// (the endpoints are not real), so every accepted row can be counted afterwards.
+    /// (the endpoints are not real), so every accepted row can be counted afterwards. The service
+    /// is handed over so the any-sync door opens when `anysync.listen` is set (`PushBench door`).
     static let withoutDelivery = Node.Dependencies(
         openBackend: { config, platforms, _, _ in
             let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
@@ -135,7 +136,7 @@ enum IngestBench {
             let routes = ServiceRoutes(service: service)
             return NodeBackend(handler: { routes.handle($0, caller: $1) },
                                rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
-                               close: { store.close() })
+                               close: { store.close() }, service: service)
         },
         vapidPublicKey: Node.Dependencies.production.vapidPublicKey)
 

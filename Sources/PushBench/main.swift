@@ -7,6 +7,7 @@ usage: PushBench crypto | all
        PushBench deliver [--deliveries N] [--rounds R] [--queued Q] [--only fcm|apns|webpush]
 \(HTTPClientBenchmark.usage)
 \(IngestBench.usage)
+\(DoorBench.usage)
 """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -25,6 +26,12 @@ do {
             exit(2)
         }
         try IngestBench.run(options)
+    case "door":
+        guard let options = DoorBench.parse(Array(arguments.dropFirst())) else {
+            print(usage)
+            exit(2)
+        }
+        try DoorBench.run(options)
     case "deliver":
         guard let options = DeliveryBenchmark.parse(Array(arguments.dropFirst())) else {
             print(DeliveryBenchmark.usage)
