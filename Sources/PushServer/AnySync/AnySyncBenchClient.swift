@@ -24,7 +24,7 @@ public final class AnySyncBenchClient {
     public init(port: Int, identity: AnySyncBenchIdentity, account: AccountKey, version: UInt64 = 8, timeout: Double = 10) throws {
         self.timeout = timeout
         channel = SocketChannel(fd: try Self.connect(port: port))
-        let tls = try TLSClientSession(identity: identity, channel: channel, deadline: Clocks.monotonicSeconds() + timeout)
+        let tls = try TLSSession(client: identity.context, channel: channel, deadline: Clocks.monotonicSeconds() + timeout)
         let serverPeerID = try tls.handshake()
         var payload: [UInt8] = []
         Protobuf.appendBytes(1, HandshakeCredentials.identity(publicKey: account.keyPair.publicKey), to: &payload)
@@ -162,7 +162,7 @@ public final class AnySyncBenchClient {
         try channel.write(YamuxHeader(kind: kind, flags: flags, streamID: stream ?? streamID, length: length).encoded() + payload)
     }
 
-    private static func readFrame(_ tls: TLSClientSession, _ buffer: inout [UInt8]) throws -> HandshakeFrame {
+    private static func readFrame(_ tls: TLSSession, _ buffer: inout [UInt8]) throws -> HandshakeFrame {
         while true {
             if let (frame, used) = try HandshakeFrame.parse(buffer) {
                 buffer.removeFirst(used)

@@ -1,6 +1,7 @@
 import COpenSSL
 
-/// One server-side TLS 1.3 session over memory BIOs, fed from a `SocketChannel` by hand. Because
+/// One TLS 1.3 session over memory BIOs, fed from a `SocketChannel` by hand: the door's server
+/// side, or the bench client's side (`init(client:)`). Because
 /// every socket byte passes through this code, nothing after the handshake is lost: the bytes left
 /// in the read BIO when the TLS layer is dropped (`abandon`) are handed to yamux. The session is
 /// never shut down, so no close_notify is sent (ANY-SYNC-WIRE §3.5).
@@ -11,8 +12,17 @@ final class TLSSession {
     private let channel: SocketChannel
     private let deadline: Double
 
-    init(context: TLSServerContext, channel: SocketChannel, deadline: Double) throws(TLSFailure) {
-        ssl = try TLSFailure.check(SSL_new(context.pointer), "SSL_new")
+    convenience init(context: TLSServerContext, channel: SocketChannel, deadline: Double) throws(TLSFailure) {
+        try self.init(sslContext: context.pointer, accepting: true, channel: channel, deadline: deadline)
+    }
+
+    /// A client session on a client `SSL_CTX` (the bench client's libp2p identity).
+    convenience init(client sslContext: OpaquePointer, channel: SocketChannel, deadline: Double) throws(TLSFailure) {
+        try self.init(sslContext: sslContext, accepting: false, channel: channel, deadline: deadline)
+    }
+
+    private init(sslContext: OpaquePointer, accepting: Bool, channel: SocketChannel, deadline: Double) throws(TLSFailure) {
+        ssl = try TLSFailure.check(SSL_new(sslContext), "SSL_new")
         guard let rbio = pushnode_bio_new_mem(), let wbio = pushnode_bio_new_mem() else {
             SSL_free(ssl)
             throw TLSFailure("BIO_new")
@@ -20,14 +30,14 @@ final class TLSSession {
         readBIO = rbio
         writeBIO = wbio
         SSL_set_bio(ssl, rbio, wbio) // the SSL owns both BIOs from here
-        SSL_set_accept_state(ssl)
+        if accepting { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
         self.channel = channel
         self.deadline = deadline
     }
 
     deinit { SSL_free(ssl) }
 
-    /// Runs the handshake and returns the client's verified peer id.
+    /// Runs the handshake and returns the peer's verified libp2p peer id.
     func handshake() throws -> String {
         while true {
             let rc = SSL_do_handshake(ssl)
@@ -36,7 +46,7 @@ final class TLSSession {
             guard SSL_get_error(ssl, rc) == SSL_ERROR_WANT_READ else { throw TLSFailure("TLS handshake failed") }
             try feed()
         }
-        guard let cert = SSL_get1_peer_certificate(ssl) else { throw TLSFailure("no client certificate") }
+        guard let cert = SSL_get1_peer_certificate(ssl) else { throw TLSFailure("no peer certificate") }
         defer { X509_free(cert) }
         return try Libp2pCertificate.verifiedPeerID(of: cert)
     }
