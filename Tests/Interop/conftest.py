@@ -30,12 +30,22 @@ def cli_json(binary, *args, stdin=b""):
 
 
 # --- Storage drivers -------------------------------------------------------------------------
-# Modules that set `RUN_ON_EVERY_STORE = True` run each test once per store: SQLite always, and
-# PostgreSQL when PUSHNODE_TEST_PG_URL names a test cluster (`make test` starts one with
-# Tests/Support/pg-cluster.sh). In postgres mode every test gets a fresh database, and the nodes it
-# starts find it through PUSHNODE_STORAGE_DRIVER / PUSHNODE_STORAGE_URL in their environment.
+# Modules that set `RUN_ON_EVERY_STORE = True` run each test once per store: SQLite and PostgreSQL.
+# PostgreSQL is the test cluster named by PUSHNODE_TEST_PG_URL (`make test` starts one with
+# Tests/Support/pg-cluster.sh and sets it); without it every PostgreSQL test fails, never skips.
+# In postgres mode every test gets a fresh database, and the nodes it starts find it through
+# PUSHNODE_STORAGE_DRIVER / PUSHNODE_STORAGE_URL in their environment.
 PG_URL = os.environ.get("PUSHNODE_TEST_PG_URL", "")
-STORE_DRIVERS = ["sqlite"] + (["postgres"] if PG_URL else [])
+STORE_DRIVERS = ["sqlite", "postgres"]
+PG_MISSING = ("PUSHNODE_TEST_PG_URL is unset: run the tests with `make test` (it starts a throwaway "
+              "PostgreSQL cluster), or start one with `Tests/Support/pg-cluster.sh start DIR` and set "
+              "PUSHNODE_TEST_PG_URL to the URL it prints")
+
+
+def require_pg_url():
+    """Fails the calling test (never skips it) when no PostgreSQL test cluster is configured."""
+    if not PG_URL:
+        pytest.fail(PG_MISSING, pytrace=False)
 
 
 def psql(url, sql):
@@ -61,6 +71,7 @@ class PostgresDatabase:
 
     def __init__(self):
         import uuid
+        require_pg_url()
         self.name = "t_" + uuid.uuid4().hex
         psql(PG_URL, f"CREATE DATABASE {self.name}")
         self.url = database_url(self.name)
@@ -94,8 +105,6 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture
 def postgres_database():
     """A fresh database for tests that start several nodes on one store themselves."""
-    if not PG_URL:
-        pytest.skip("PUSHNODE_TEST_PG_URL is unset (make test sets it)")
     database = PostgresDatabase()
     yield database
     database.drop()

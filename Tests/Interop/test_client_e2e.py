@@ -328,14 +328,6 @@ def test_reconcile_follows_the_state_file_and_logs_each_subscribe_all(alice, tmp
 
 # ------------------------------------------------------------------------------ delivery (Web Push)
 
-def delivery_present(node):
-    """True once the node has a delivery engine (its metrics name deliveries), or when forced."""
-    if os.environ.get("PUSHNODE_TEST_DELIVERY") == "1":
-        return True
-    _, _, metrics = node.request("GET", "/metrics")
-    return b"pushnode_deliver" in metrics
-
-
 def test_a_message_reaches_a_subscribed_web_push_endpoint_and_opens(pushnode_bin, tmp_path):
     import http_ece
     from mockproviders_helper import MockProviders
@@ -344,8 +336,6 @@ def test_a_message_reaches_a_subscribed_web_push_endpoint_and_opens(pushnode_bin
         config = f"tls: {{caFile: {mock.ready['caFile']}}}\nwebpush: {{allowPrivateEndpoints: true}}\n"
         n = Node(pushnode_bin, config_text=config, env={"PUSHNODE_DELIVERY_INITIAL_BACKOFF": "100ms"})
         try:
-            if not delivery_present(n):
-                pytest.skip("the node has no delivery engine yet")
             alice = Client(pushnode_bin, n, str(tmp_path), "alice")
             bob = Client(pushnode_bin, n, str(tmp_path), "bob")
             carol = Client(pushnode_bin, n, str(tmp_path), "carol")

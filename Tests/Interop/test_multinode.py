@@ -1,8 +1,7 @@
-"""Two `pushnode serve` processes on one PostgreSQL database (Tests/Support/pg-cluster.sh; skipped
-without PUSHNODE_TEST_PG_URL): any node answers any request, from the shared registrations,
-subscriptions, idempotency records, replay window and VAPID key. The kill test (one node killed
-with SIGKILL in the middle of deliveries, nothing lost, nothing sent by both at once) runs once the
-delivery engine exists (`pushnode send` in the usage)."""
+"""Two `pushnode serve` processes on one PostgreSQL database (Tests/Support/pg-cluster.sh; `make test`
+sets PUSHNODE_TEST_PG_URL, and without it these tests fail): any node answers any request, from the
+shared registrations, subscriptions, idempotency records, replay window and VAPID key. The kill test
+kills one node with SIGKILL in the middle of deliveries: nothing lost, nothing sent by both at once."""
 import base64
 import http.client
 import json
@@ -118,11 +117,6 @@ def test_nodes_started_together_agree(pushnode_bin, postgres_database):
     assert len(keys) == 1
 
 
-def delivery_engine_present(binary):
-    usage = subprocess.run([binary], capture_output=True, text=True, timeout=30)
-    return re.search(r"^\s+send\b", usage.stdout + usage.stderr, re.M) is not None
-
-
 DELAY_MS = 250  # every provider answer comes late: deliveries are in flight when the kill lands
 SLOW_MS = 3000  # two tokens answer later than the 2 s claim lease: only lease renewal keeps the other node off
 USER_AGENT = re.compile(r"^pushnode/\S+ node/([0-9a-f]{8})$")
@@ -174,8 +168,6 @@ def overlaps(rows, dead_tag, killed_at):
 
 
 def test_killing_one_of_two_nodes_loses_no_delivery(pushnode_bin, postgres_database, tmp_path):
-    if not delivery_engine_present(pushnode_bin):
-        pytest.skip("the delivery engine is not in this build yet")
     with MockProviders(tmp_path / "mock") as mock:
         env = dict(postgres_database.env(), PUSHNODE_STORAGE_CLAIM_LEASE="2s",
                    PUSHNODE_FCM_CREDENTIALS_PATH=mock.ready["serviceAccountFile"], PUSHNODE_FCM_BASE_URL=mock.https,

@@ -11,7 +11,7 @@ from pushnode_node import Node
 from pushnode_signatures import sign_with_library
 
 SEED = bytes(range(1, 33))
-# Every test here runs on SQLite and (when a test cluster is set) on PostgreSQL: see conftest.py.
+# Every test here runs on SQLite and on PostgreSQL (PUSHNODE_TEST_PG_URL): see conftest.py.
 RUN_ON_EVERY_STORE = True
 
 
