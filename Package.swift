@@ -25,26 +25,46 @@ let package = Package(
 
         .target(name: "PushCrypto", dependencies: ["CSodium", "COpenSSL"]),
         .target(name: "PushProtocol", dependencies: ["PushCrypto"]),
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(
-            name: "PushServer",
-            dependencies: ["PushCrypto", "PushProtocol", "HTTPClient", "CSQLite", "CYAML", "CMicroHTTPD", "CPostgres", "COpenSSL"]
-        ),
+        // The node, bottom up. Each target has one job; arrows point down only (docs/architecture.md).
+        .target(name: "PushSupport"),
+        .target(name: "PushNet"),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "PushNet"]),
+        .target(name: "PushMetrics", dependencies: ["PushSupport"]),
+        .target(name: "PushStore", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "CSQLite", "CPostgres"]),
+        .target(name: "PushDelivery", dependencies: ["PushCrypto", "PushProtocol", "PushSupport"]),
+        .target(name: "PushEngine", dependencies: [
+            "PushDelivery", "PushStore", "PushMetrics", "PushNet", "HTTPClient", "PushCrypto", "PushProtocol", "PushSupport"]),
+        .target(name: "PushService", dependencies: ["PushStore", "PushNet", "PushCrypto", "PushProtocol", "PushSupport"]),
+        .target(name: "PushHTTP", dependencies: [
+            "PushService", "PushStore", "PushMetrics", "PushNet", "PushCrypto", "PushProtocol", "PushSupport", "CMicroHTTPD"]),
+        .target(name: "PushAnySync", dependencies: [
+            "PushService", "PushNet", "PushCrypto", "PushProtocol", "PushSupport", "COpenSSL"]),
+        .target(name: "PushConfig", dependencies: ["PushService", "PushNet", "PushProtocol", "PushSupport", "CYAML"]),
+        .target(name: "PushNode", dependencies: [
+            "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery", "PushStore",
+            "PushMetrics", "PushNet", "HTTPClient", "PushCrypto", "PushProtocol", "PushSupport"]),
         .target(name: "PushClient", dependencies: ["PushCrypto", "PushProtocol", "HTTPClient"]),
         .executableTarget(
             name: "pushnode",
-            dependencies: ["PushCrypto", "PushProtocol", "PushServer", "PushClient", "HTTPClient"]
+            dependencies: ["PushNode", "PushConfig", "PushAnySync", "PushEngine", "PushDelivery", "PushStore", "PushSupport",
+                           "PushCrypto", "PushProtocol", "PushClient", "HTTPClient"]
         ),
         .executableTarget(
             name: "PushBench",
-            dependencies: ["PushCrypto", "PushProtocol", "PushServer", "PushClient", "HTTPClient"]
+            dependencies: ["PushNode", "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery",
+                           "PushStore", "PushMetrics", "PushNet", "PushSupport", "PushCrypto", "PushProtocol", "PushClient",
+                           "HTTPClient", "COpenSSL"]
         ),
 
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         .testTarget(name: "PushProtocolTests", dependencies: ["PushProtocol"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushProtocol", "PushCrypto"]),
-        .testTarget(name: "PushClientTests", dependencies: ["PushClient", "PushServer"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "PushNet"]),
+        .testTarget(name: "PushServerTests", dependencies: [
+            "PushNode", "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery", "PushStore",
+            "PushMetrics", "PushNet", "PushSupport", "PushProtocol", "PushCrypto", "HTTPClient"]),
+        .testTarget(name: "PushClientTests", dependencies: [
+            "PushClient", "PushNode", "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery",
+            "PushStore", "PushMetrics", "PushNet", "PushSupport", "HTTPClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,16 +1,16 @@
 /// One HTTP request as the gateways build it; the client only moves its bytes.
-public struct ClientRequest: Sendable {
+package struct ClientRequest: Sendable {
     /// `GET`, `POST`, `PUT`, `DELETE`, `HEAD`, … (upper case).
-    public var method: String
+    package var method: String
     /// An absolute `http://` or `https://` URL. Other schemes fail with `invalidURL`.
-    public var url: String
+    package var url: String
     /// Header fields in order; a name may repeat.
-    public var headers: [(String, String)]
-    public var body: [UInt8]
+    package var headers: [(String, String)]
+    package var body: [UInt8]
     /// Overrides `HTTPClientConfiguration.requestTimeout` for this request.
-    public var timeout: Duration?
+    package var timeout: Duration?
 
-    public init(
+    package init(
         method: String = "GET",
         url: String,
         headers: [(String, String)] = [],

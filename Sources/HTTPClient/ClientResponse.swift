@@ -1,13 +1,13 @@
 /// A complete HTTP response, whatever its status: a 4xx or 5xx is an answer, not an error.
-public struct ClientResponse: Sendable {
-    public var status: Int
+package struct ClientResponse: Sendable {
+    package var status: Int
     /// Header fields by lowercased name; repeated fields are joined with `", "`.
-    public var headers: [String: String]
-    public var body: [UInt8]
+    package var headers: [String: String]
+    package var body: [UInt8]
     /// The major HTTP version the answer came over: 1 (HTTP/1.x) or 2 (HTTP/2).
-    public var httpVersion: Int
+    package var httpVersion: Int
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], httpVersion: Int = 2) {
+    package init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], httpVersion: Int = 2) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -15,7 +15,7 @@ public struct ClientResponse: Sendable {
     }
 
     /// The value of a header field, by any capitalisation of its name.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers[name.lowercased()]
     }
 }

@@ -59,7 +59,7 @@ struct FreshConnectionGate<Waiter> {
 
 extension HTTPClient {
     /// `scheme://host:port` of an absolute URL, lowercased: the key of a connection pool.
-    static func origin(of url: String) -> String {
+    package static func origin(of url: String) -> String {
         guard let separator = url.range(of: "://") else { return url.lowercased() }
         let rest = url[separator.upperBound...]
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex

@@ -10,11 +10,11 @@
 ///
 /// `send` never blocks and may be called from any thread. Completions run on the
 /// client's event-loop thread: keep them short and hand real work elsewhere.
-public final class HTTPClient: Sendable {
-    public let configuration: HTTPClientConfiguration
+package final class HTTPClient: Sendable {
+    package let configuration: HTTPClientConfiguration
     private let loop: EventLoop
 
-    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(TransportError) {
+    package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(TransportError) {
         self.configuration = configuration
         loop = try EventLoop(configuration: configuration)
         loop.start()
@@ -25,13 +25,13 @@ public final class HTTPClient: Sendable {
     }
 
     /// Starts a request; `completion` is called exactly once, on the client's thread.
-    public func send(_ request: ClientRequest, completion: @escaping @Sendable (Result<ClientResponse, TransportError>) -> Void) {
+    package func send(_ request: ClientRequest, completion: @escaping @Sendable (Result<ClientResponse, TransportError>) -> Void) {
         loop.submit(request, completion: completion)
     }
 
     /// Sends a request and waits for its answer. Cancelling the task fails it with
     /// `.cancelled` (and resets its stream).
-    public func send(_ request: ClientRequest) async throws(TransportError) -> ClientResponse {
+    package func send(_ request: ClientRequest) async throws(TransportError) -> ClientResponse {
         let cancellation = CancellationFlag()
         let loop = self.loop
         let result = await withTaskCancellationHandler {
@@ -46,14 +46,14 @@ public final class HTTPClient: Sendable {
     }
 
     /// Counters of what the client has done so far.
-    public var stats: HTTPClientStats {
+    package var stats: HTTPClientStats {
         loop.stats
     }
 
     /// Fails every queued and in-flight request with `.cancelled`, and every later one
     /// at once; returns when the client's thread has ended (or at once if called from a
     /// completion). Idempotent.
-    public func shutdown() {
+    package func shutdown() {
         loop.shutdown()
     }
 }

@@ -3,41 +3,41 @@
 /// Defaults suit the push providers: HTTP/2 over TLS with at most two connections per
 /// host (multiplexing does the rest), short connect timeouts, and a 1 MiB response cap
 /// (provider answers are small JSON documents).
-public struct HTTPClientConfiguration: Sendable {
+package struct HTTPClientConfiguration: Sendable {
     /// Time allowed to open a connection (TCP + TLS handshake).
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// Total time allowed for a request, from `send` to the last response byte, including
     /// time spent waiting for a free stream or connection. `ClientRequest.timeout` overrides it.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// A PEM file of extra CA certificates to trust (`tls.caFile`), e.g. a test CA.
     ///
     /// Semantics: when set, the file becomes libcurl's CA bundle (`CURLOPT_CAINFO`) and the
     /// system certificate directory stays configured as the CA path (`CURLOPT_CAPATH`, on
     /// Debian `/etc/ssl/certs`), so public CAs are still trusted through that directory.
     /// When `nil`, libcurl's built-in defaults (the system bundle) apply unchanged.
-    public var caFile: String?
+    package var caFile: String?
     /// Largest response body accepted; a larger one fails with `TransportError.tooLarge`.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// The `User-Agent` header sent with every request.
-    public var userAgent: String
+    package var userAgent: String
     /// Upper bound of connections to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`). Requests
     /// beyond what these connections carry wait inside the client, they are not dropped.
-    public var maxConnectionsPerHost: Int
+    package var maxConnectionsPerHost: Int
     /// Streams one HTTP/2 connection may carry at once (`CURLMOPT_MAX_CONCURRENT_STREAMS`);
     /// the server's `SETTINGS_MAX_CONCURRENT_STREAMS` lowers it further.
-    public var maxConcurrentStreams: Int
+    package var maxConcurrentStreams: Int
     /// Idle easy handles kept for reuse.
-    public var handlePoolSize: Int
+    package var handlePoolSize: Int
     /// Refuse to connect to private, loopback, link-local and reserved IP addresses
     /// (checked on the resolved address at connect time): for a client that sends to
     /// subscriber-supplied URLs (Web Push). Such requests fail with `.forbiddenAddress`.
     /// The policy is per client, so every pooled connection was opened under it.
-    public var refusePrivateAddresses: Bool
+    package var refusePrivateAddresses: Bool
     /// An explicit proxy URL. `nil` means no proxy: the `http_proxy`/`https_proxy`
     /// environment variables libcurl would otherwise honour are ignored.
-    public var proxy: String?
+    package var proxy: String?
 
-    public init(
+    package init(
         connectTimeout: Duration = .seconds(10),
         requestTimeout: Duration = .seconds(30),
         caFile: String? = nil,

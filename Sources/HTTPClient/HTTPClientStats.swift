@@ -1,17 +1,17 @@
 /// A snapshot of what an `HTTPClient` has done; cheap to read at any time.
-public struct HTTPClientStats: Sendable, Equatable {
+package struct HTTPClientStats: Sendable, Equatable {
     /// Requests accepted by `send` and not yet completed.
-    public var inFlight: Int
+    package var inFlight: Int
     /// Requests completed with a response.
-    public var responses: Int
+    package var responses: Int
     /// Requests completed with a `TransportError`.
-    public var failures: Int
+    package var failures: Int
     /// Requests sent a second time after their connection died (GOAWAY, reset).
-    public var retries: Int
+    package var retries: Int
     /// New connections libcurl opened (the sum of `CURLINFO_NUM_CONNECTS`).
-    public var connectionsOpened: Int
+    package var connectionsOpened: Int
 
-    public init(inFlight: Int = 0, responses: Int = 0, failures: Int = 0, retries: Int = 0, connectionsOpened: Int = 0) {
+    package init(inFlight: Int = 0, responses: Int = 0, failures: Int = 0, retries: Int = 0, connectionsOpened: Int = 0) {
         self.inFlight = inFlight
         self.responses = responses
         self.failures = failures

@@ -1,4 +1,5 @@
 import CCurl
+import PushNet
 
 /// One request on its way: the easy handle carrying it, what has arrived so far, and
 /// whom to tell when it ends. Lives on the event-loop thread only.
@@ -30,7 +31,7 @@ final class Transfer {
     private(set) var sawStatusLine = false
     /// The body cap was hit: the write callback refused bytes.
     private(set) var exceededBodyCap = false
-    /// Connections may only go to public addresses (see `AddressPolicy`).
+    /// Connections may only go to publicly routable addresses (`AddressClass`).
     private(set) var refusesPrivateAddresses = false
     /// The open-socket callback refused an address for this attempt.
     private(set) var refusedAddress = false
@@ -118,9 +119,16 @@ final class Transfer {
 
     /// Whether the open-socket callback may connect to `address` (4 or 16 bytes).
     func mayConnect(to address: [UInt8]) -> Bool {
-        guard refusesPrivateAddresses, !AddressPolicy.isPublic(address) else { return true }
+        guard refusesPrivateAddresses, !Self.isPubliclyRoutable(address) else { return true }
         refusedAddress = true
         return false
+    }
+
+    /// The connect-time half of the SSRF guard: the same `AddressClass` rule the register-time
+    /// endpoint check applies, now to the address actually dialled (so a name that resolved to a
+    /// public address at registration and to a private one now is refused).
+    static func isPubliclyRoutable(_ address: [UInt8]) -> Bool {
+        IPAddress(bytes: address).map { AddressClass.of($0).isPubliclyRoutable } ?? false
     }
 
     /// Body bytes from the write callback; returns how many were taken.

@@ -1,5 +1,5 @@
 /// Why a request got no HTTP answer. A received 4xx/5xx is a `ClientResponse`, never this.
-public enum TransportError: Error, Sendable, Equatable {
+package enum TransportError: Error, Sendable, Equatable {
     /// DNS failed or the TCP connection could not be opened.
     case connectFailed
     /// The connect or total timeout ran out.
@@ -26,7 +26,7 @@ public enum TransportError: Error, Sendable, Equatable {
     case other(code: Int, message: String)
 
     /// Whether sending the same request again later may succeed.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .connectFailed, .timedOut, .connectionReset: true
         case .tls, .tooLarge, .invalidURL, .invalidHeader, .forbiddenAddress, .cancelled, .other: false
@@ -34,7 +34,7 @@ public enum TransportError: Error, Sendable, Equatable {
     }
 
     /// A stable identifier for logs and metrics (never includes the URL).
-    public var code: String {
+    package var code: String {
         switch self {
         case .connectFailed: "transport.connect_failed"
         case .timedOut: "transport.timed_out"

@@ -3,7 +3,11 @@ import Foundation
 import HTTPClient
 import PushCrypto
 import PushProtocol
-import PushServer
+import PushDelivery
+import PushEngine
+import PushMetrics
+import PushStore
+import PushSupport
 
 /// `PushBench deliver`: deliveries/s from a filled outbox through the delivery engine (store
 /// claim → gateway request → transport → classification → batched completion) to an
@@ -225,7 +229,7 @@ final class SinkTransport: DeliveryTransport, @unchecked Sendable {
     private let queue = DispatchQueue(label: "pushbench.sink")
 
     func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,
-              completion: @escaping @Sendable (Result<ProviderAnswer, TransportError>) -> Void) {
+              completion: @escaping @Sendable (Result<ProviderAnswer, TransportFailure>) -> Void) {
         let status = provider == .webpush ? 201 : 200
         queue.async { completion(.success(ProviderAnswer(status: status))) }
     }

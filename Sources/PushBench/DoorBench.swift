@@ -1,7 +1,10 @@
 import Foundation
 import PushCrypto
 import PushProtocol
-import PushServer
+import PushConfig
+import PushNet
+import PushNode
+import PushService
 
 /// `PushBench door`: one in-process node with both doors open on 127.0.0.1:0 (temp dataDir, no
 /// delivery engine), measured in the same run:

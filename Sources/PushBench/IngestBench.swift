@@ -1,7 +1,12 @@
 import Foundation
 import PushCrypto
 import PushProtocol
-import PushServer
+import PushConfig
+import PushHTTP
+import PushNet
+import PushNode
+import PushService
+import PushStore
 
 /// `PushBench ingest`: signed Notify requests from concurrent loopback clients against an
 /// in-process node (temp dataDir, 127.0.0.1:0), 3 topics, 100 subscribed accounts with 2 Web Push

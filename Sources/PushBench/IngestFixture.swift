@@ -1,7 +1,9 @@
 import Foundation
 import PushCrypto
 import PushProtocol
-import PushServer
+import PushNode
+import PushService
+import PushStore
 
 /// The population of `PushBench ingest`, written through `PushService` into the node's SQLite
 /// file before the node opens it: one space with `topics` signed topics, `accounts` accounts each

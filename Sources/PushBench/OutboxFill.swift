@@ -1,7 +1,7 @@
 import Foundation
 import PushCrypto
 import PushProtocol
-import PushServer
+import PushService
 
 /// `PushBench ingest --fill N`: Notify through `PushService` (no HTTP) from concurrent threads
 /// until the outbox holds at least N rows, then the SQLite file size and the process RSS.

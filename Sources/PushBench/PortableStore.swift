@@ -1,6 +1,6 @@
 import Foundation
 import PushProtocol
-import PushServer
+import PushStore
 
 /// Forwards to a `SQLiteStore` but leaves `enqueue(_:fanningOut:…)` to the protocol's portable
 /// default (recipients read into Swift, deliveries chosen there, then one row insert each): the

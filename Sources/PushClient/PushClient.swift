@@ -1,3 +1,5 @@
+import HTTPClient
+
 // PushClient: the sender/subscriber library of pushnode (issue 5).
 //
 // - `Sender/`     PushSender: fire-and-forget Notify with a bounded queue, payload budgeting and retries.

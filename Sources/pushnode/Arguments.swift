@@ -1,4 +1,5 @@
 import Foundation
+import PushSupport
 
 /// A parsed command line: positional words and `--flag value` / `--switch` options.
 struct Arguments {

@@ -1,6 +1,6 @@
 import Foundation
 import PushProtocol
-import PushServer
+import PushSupport
 
 /// `pushnode check [--config FILE]`: validates the config and the credential files it names and
 /// prints the live platforms as JSON; exits 2 with every problem on stderr otherwise.

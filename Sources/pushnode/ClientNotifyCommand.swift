@@ -2,6 +2,7 @@ import Foundation
 import PushClient
 import PushCrypto
 import PushProtocol
+import PushSupport
 
 /// `pushnode client notify --account FILE [--node URL] --space-metadata-key HEX --read-key HEX
 /// --chat ID --text TEXT [--mention ID]… [--kind message|silent|call]` plus optional

@@ -1,6 +1,7 @@
 import Foundation
 import PushClient
 import PushCrypto
+import PushSupport
 
 /// `pushnode client open --key BASE64 --data JSON`: opens a received push from its `x-any-*`
 /// data keys (FCM data, APNs top-level keys, or a decrypted Web Push record) with the payload key

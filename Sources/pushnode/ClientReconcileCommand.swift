@@ -2,6 +2,8 @@ import Foundation
 import PushClient
 import PushCrypto
 import PushProtocol
+import PushDelivery
+import PushSupport
 
 /// `pushnode client reconcile --state FILE --account FILE [--node URL] [--ca-file PEM]
 /// [--poll-ms 1000] [--tick-seconds 300] [--once]`: the app's reconcile loop as a process, for one

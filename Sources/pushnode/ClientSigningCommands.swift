@@ -1,6 +1,7 @@
 import Foundation
 import PushCrypto
 import PushProtocol
+import PushSupport
 
 /// `pushnode client sign-request --seed HEX --method M --path P [--query Q] [--body-file F]
 /// [--created UNIX] [--nonce TEXT]`: prints the signature headers of PROTOCOL §2 as JSON.

@@ -1,6 +1,7 @@
 import Foundation
 import PushClient
 import PushCrypto
+import PushSupport
 
 /// The JSON state file `pushnode client reconcile` follows, for one account and device:
 ///

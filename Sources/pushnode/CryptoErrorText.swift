@@ -1,4 +1,5 @@
 import PushCrypto
+import PushSupport
 
 /// A one-line, secret-free explanation of a crypto failure for the CLI's stderr.
 func explain(_ error: Error) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushSupport
 
 let jwtUsage = """
 usage: pushnode jwt vapid --key PEMFILE --aud ORIGIN [--sub mailto:…] [--expires-in SECONDS]

@@ -1,6 +1,7 @@
 import Foundation
 import PushCrypto
-import PushServer
+import PushAnySync
+import PushNode
 
 /// `pushnode keys …`: account keys, space key derivation, and Ed25519 sign/verify for
 /// support work and interop checks. Secrets go to stdout only when asked for there.

@@ -1,6 +1,8 @@
 import Foundation
 import PushProtocol
-import PushServer
+import PushDelivery
+import PushNode
+import PushSupport
 
 /// `pushnode send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K]
 /// [--ttl S] [--config FILE]`: one test push through the configured gateways; prints the

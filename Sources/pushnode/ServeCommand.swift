@@ -1,5 +1,7 @@
 import Foundation
-import PushServer
+import PushConfig
+import PushNode
+import PushSupport
 
 /// `pushnode serve [--config FILE]`: runs the node until SIGTERM/SIGINT. Without a config file
 /// it runs on the embedded default (127.0.0.1:8765, data under ./pushnode-data); `PUSHNODE_*`

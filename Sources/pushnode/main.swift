@@ -1,4 +1,5 @@
 import Foundation
+import PushSupport
 
 /// `pushnode <command> …`: each command lives in its own file as a `run(_:)` function.
 let usage = """

@@ -1,6 +1,16 @@
 import Foundation
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// Shared inputs for the delivery and gateway tests.
 enum Fixtures {

@@ -1,6 +1,16 @@
 import Foundation
 import Testing
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// Echoes its inputs so a test can see exactly what the gateway handed over.
 struct EchoEncryptor: WebPushEncryptor {

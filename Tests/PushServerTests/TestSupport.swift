@@ -1,7 +1,17 @@
 import Foundation
 import PushCrypto
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// A fresh directory under the system temp dir, removed when the value goes away.
 final class TemporaryDirectory {

@@ -1,4 +1,14 @@
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 import Testing
 
 @Suite struct TokenBucketTests {

@@ -2,7 +2,7 @@ import CCurl
 
 extension TransportError {
     /// Classifies a libcurl result code. `message` is libcurl's text (no URL paths).
-    init(curlCode: CURLcode, message: String) {
+    package init(curlCode: CURLcode, message: String) {
         switch curlCode {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
             self = .connectFailed

@@ -52,7 +52,7 @@ public struct HTTPNodeTransport: NodeTransport {
     }
 
     /// Shares an existing client; `signer` may carry an injected clock and nonce (tests).
-    public init(client: HTTPClient, configuration: Configuration, signer: HTTPSigner) throws(PushClientError) {
+    package init(client: HTTPClient, configuration: Configuration, signer: HTTPSigner) throws(PushClientError) {
         var base = configuration.baseURL
         while base.hasSuffix("/") { base.removeLast() }
         guard base.hasPrefix("http://") || base.hasPrefix("https://") else {

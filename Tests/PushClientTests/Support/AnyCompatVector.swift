@@ -1,4 +1,4 @@
-/// The worked example of `shared/reference/any-compat-vector.json` (computed by an independent
+/// The worked example of `Spec/vectors/any-compat-reference.json` (computed by an independent
 /// implementation of the any/Anytype push crypto), copied here so the tests stand alone.
 enum AnyCompatVector {
     /// The ACL's first metadata key (Ed25519 seed) and the current read key: the ACL material.

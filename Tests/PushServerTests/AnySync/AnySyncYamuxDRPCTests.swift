@@ -1,5 +1,15 @@
 import PushCrypto
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 import Testing
 
 /// ANY-SYNC-WIRE §14.4: yamux + DRPC for SetToken{Android, "tok-1"} on a fresh session.

@@ -2,7 +2,17 @@ import Foundation
 import Testing
 import HTTPClient
 import PushCrypto
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// A token endpoint that counts exchanges and answers `token-N`, or fails while `failing`.
 final class FakeTokenEndpoint: OAuthTokenEndpoint, @unchecked Sendable {
@@ -193,10 +203,10 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
     }
 
     @Test func transportBindingMapsEveryFailure() {
-        #expect(TransportBinding.outcome(.forbiddenAddress) == .rejected(DeliveryReason(.notRoutable, detail: "transport.forbidden_address")))
+        #expect(TransportBinding.failure(.forbiddenAddress).outcome == .rejected(DeliveryReason(.notRoutable, detail: "transport.forbidden_address")))
         #expect(TransportBinding.failure(.timedOut) == .timedOut)
         #expect(TransportBinding.failure(.invalidHeader) == .invalidURL)
-        #expect(TransportBinding.outcome(.connectionReset) == .transient(DeliveryReason(.transportConnectionReset), retryAfter: nil))
+        #expect(TransportBinding.failure(.connectionReset).outcome == .transient(DeliveryReason(.transportConnectionReset), retryAfter: nil))
         let request = TransportBinding.clientRequest(OutboundRequest(url: "https://x/y", headers: [("a", "b")], body: [1]),
                                                      timeout: .seconds(3))
         #expect(request.method == "POST" && request.url == "https://x/y" && request.body == [1] && request.timeout == .seconds(3))

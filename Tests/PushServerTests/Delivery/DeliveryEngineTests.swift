@@ -3,7 +3,17 @@ import HTTPClient
 import Testing
 import PushCrypto
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// A transport answering from a script per token (the FCM `message.token` or the APNs path's
 /// last component): each request takes the next answer, the last one repeats; `nil` holds the
@@ -11,7 +21,7 @@ import PushProtocol
 final class ScriptedTransport: DeliveryTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var scripts: [String: [ProviderAnswer?]] = [:]
-    private var held: [@Sendable (Result<ProviderAnswer, TransportError>) -> Void] = []
+    private var held: [@Sendable (Result<ProviderAnswer, TransportFailure>) -> Void] = []
     private(set) var sent: [(token: String, request: OutboundRequest)] = []
 
     func script(_ token: String, _ answers: [ProviderAnswer?]) { lock.withLock { scripts[token] = answers } }
@@ -19,7 +29,7 @@ final class ScriptedTransport: DeliveryTransport, @unchecked Sendable {
     func count(_ token: String) -> Int { lock.withLock { sent.filter { $0.token == token }.count } }
 
     func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,
-              completion: @escaping @Sendable (Result<ProviderAnswer, TransportError>) -> Void) {
+              completion: @escaping @Sendable (Result<ProviderAnswer, TransportFailure>) -> Void) {
         let token = Self.token(of: request)
         let answer: ProviderAnswer?? = lock.withLock {
             sent.append((token, request))

@@ -2,7 +2,17 @@ import Foundation
 import Testing
 import PushCrypto
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 @Suite struct SpaceServiceTests {
     @Test func spaceRegistrationNeedsTheSpaceKeysSignature() throws {

@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 @Suite struct GroupCommitTests {
     /// Holds the writer inside one job until `count` more jobs are queued behind it, then releases it:

@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// The `PushStore` contract, run against every store (SQLite always; PostgreSQL when
 /// `PUSHNODE_TEST_PG_URL` names a test cluster).

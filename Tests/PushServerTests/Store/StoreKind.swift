@@ -1,5 +1,15 @@
 import Foundation
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// The stores the contract tests run against: SQLite always, PostgreSQL when a test cluster is set.
 enum StoreKind: String, CustomStringConvertible, Sendable {

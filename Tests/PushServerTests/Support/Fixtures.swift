@@ -1,7 +1,17 @@
 import Foundation
 import PushCrypto
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {

@@ -1,5 +1,15 @@
 import Foundation
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// A schema of its own on the test cluster `PUSHNODE_TEST_PG_URL` names (`make test` starts one
 /// with Tests/Support/pg-cluster.sh); dropped when the value goes away.

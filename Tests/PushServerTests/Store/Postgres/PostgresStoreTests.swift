@@ -2,7 +2,17 @@ import Dispatch
 import Foundation
 import Testing
 import PushProtocol
-@testable import PushServer
+@testable import PushAnySync
+@testable import PushConfig
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushHTTP
+@testable import PushMetrics
+@testable import PushNet
+@testable import PushNode
+@testable import PushService
+@testable import PushStore
+@testable import PushSupport
 
 /// What only a shared database has: several nodes at once, lost connections, notifications.
 @Suite(.enabled(if: PGTestDatabase.isAvailable, "PUSHNODE_TEST_PG_URL is unset"))

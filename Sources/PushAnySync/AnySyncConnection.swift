@@ -1,0 +1,138 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushSupport
+
+/// One client connection through every layer, on its own thread: TLS 1.3 with libp2p
+/// certificates → credentials handshake → TLS dropped → yamux (ANY-SYNC-WIRE §15). Any failure
+/// closes this connection only.
+final class AnySyncConnection: @unchecked Sendable {
+    struct Settings: Sendable {
+        var handshakeTimeout: Double = 10
+        /// A session with no frame for this long is closed (clients ping every 25–30 s).
+        var idleTimeout: Double = 120
+        var versions: ClosedRange<Int> = 5...14
+        var limits = YamuxSession.Limits()
+    }
+
+    // Mutable state is touched by the connection thread only; `inYamux` is read by `stop`.
+    let channel: SocketChannel
+    private let tls: TLSServerContext
+    private let peerKey: Ed25519.KeyPair
+    private let ownPeerID: String
+    private let settings: Settings
+    private let makeHandler: @Sendable (AccountID, String) -> PushCallHandler
+    private let log: LogSink
+    private let phase = Protected(false)
+
+    init(channel: SocketChannel, tls: TLSServerContext, peerKey: Ed25519.KeyPair, ownPeerID: String, settings: Settings,
+         log: LogSink, makeHandler: @escaping @Sendable (AccountID, String) -> PushCallHandler) {
+        self.channel = channel
+        self.tls = tls
+        self.peerKey = peerKey
+        self.ownPeerID = ownPeerID
+        self.settings = settings
+        self.log = log
+        self.makeHandler = makeHandler
+    }
+
+    /// Runs the connection to its end.
+    func run() {
+        do {
+            guard let (account, peerID, rest) = try handshake() else { return }
+            phase.withLock { $0 = true }
+            log("event=anysync_session account=\(account.string) peer=\(peerID)")
+            let reason = try serveYamux(initial: rest, handler: makeHandler(account, peerID))
+            log("event=anysync_closed peer=\(peerID) reason=\(reason)")
+        } catch {
+            log("level=warn event=anysync_closed reason=\(LogSink.quoted(String(describing: error)))")
+        }
+    }
+
+    /// Sends GoAway when the session is in its yamux phase, then ends the socket (shutdown).
+    func stop() {
+        if phase.withLock({ $0 }) { try? channel.write(YamuxSession.goAway(.normal), timeout: 1) }
+        channel.shutdown()
+    }
+
+    /// TLS and the credentials exchange; nil when the client was refused (after the Ack).
+    private func handshake() throws -> (AccountID, String, [UInt8])? {
+        let session = try TLSSession(context: tls, channel: channel, deadline: Clocks.monotonicSeconds() + settings.handshakeTimeout)
+        let remotePeerID = try session.handshake()
+        var buffer: [UInt8] = []
+        let check = CredentialsCheck(ownPeerID: ownPeerID, versions: settings.versions)
+        let credentials: HandshakeCredentials
+        do {
+            let frame = try readFrame(session, &buffer)
+            guard frame.kind == HandshakeFrame.Kind.credentials.rawValue else { throw AnySyncWireError.malformed("expected Credentials") }
+            credentials = try HandshakeCredentials.decode(frame.payload)
+        } catch AnySyncWireError.tooLarge(let what) {
+            try session.write(HandshakeAck(error: .unexpected).frame().encoded())
+            throw AnySyncWireError.tooLarge(what)
+        }
+        switch check.check(credentials, remotePeerID: remotePeerID) {
+        case .closeSilently:
+            throw AnySyncWireError.malformed("credentials payload")
+        case .refused(let code):
+            try session.write(HandshakeAck(error: code).frame().encoded())
+            log("event=anysync_refused peer=\(remotePeerID) code=\(code) version=\(credentials.version)")
+            return nil
+        case .accepted(let account, let version):
+            let own = check.credentials(signKey: peerKey, remotePeerID: remotePeerID, version: version,
+                                        clientVersion: "pushnode:v\(NodeVersion.current)")
+            try session.write(own.frame().encoded())
+            let ack = try readFrame(session, &buffer)
+            guard ack.kind == HandshakeFrame.Kind.ack.rawValue, try HandshakeAck.decode(ack.payload) == .null else {
+                throw AnySyncWireError.malformed("client did not acknowledge")
+            }
+            guard buffer.isEmpty else { throw AnySyncWireError.malformed("bytes after the client's Ack") }
+            try session.write(HandshakeAck(error: .null).frame().encoded())
+            return (account, remotePeerID, try session.abandon())
+        }
+    }
+
+    private func readFrame(_ session: TLSSession, _ buffer: inout [UInt8]) throws -> HandshakeFrame {
+        while true {
+            if let (frame, consumed) = try HandshakeFrame.parse(buffer) {
+                buffer.removeFirst(consumed)
+                return frame
+            }
+            buffer += try session.read()
+        }
+    }
+
+    /// The yamux loop; returns why it ended.
+    private func serveYamux(initial: [UInt8], handler: PushCallHandler) throws -> String {
+        var session = YamuxSession(limits: settings.limits)
+        var buffer = initial
+        let dispatch: (String, [UInt8]) -> DRPCReply = { handler.handle(rpc: $0, body: $1) }
+        while true {
+            var offset = 0
+            var output: [UInt8] = []
+            var verdict = YamuxSession.Verdict.keepGoing
+            do {
+                while verdict == .keepGoing, let header = try YamuxHeader.parse(buffer[offset...]) {
+                    let payloadLength = header.kind == .data ? Int(header.length) : 0
+                    guard payloadLength <= Int(YamuxSession.initialWindow) else {
+                        throw AnySyncWireError.tooLarge("yamux data frame of \(payloadLength) bytes")
+                    }
+                    guard buffer.count - offset >= YamuxHeader.size + payloadLength else { break }
+                    let start = offset + YamuxHeader.size
+                    offset = start + payloadLength
+                    verdict = session.handle(header, payload: Array(buffer[start..<offset]), output: &output, dispatch: dispatch)
+                }
+            } catch {
+                try? channel.write(output + YamuxSession.goAway(.protocolError))
+                return "protocol_error"
+            }
+            buffer.removeFirst(offset)
+            try channel.write(output)
+            if verdict == .close { return "goaway" }
+            do {
+                buffer += try channel.read(deadline: Clocks.monotonicSeconds() + settings.idleTimeout)
+            } catch {
+                return error.description.replacingOccurrences(of: " ", with: "_")
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushNet
+import PushService
+import PushSupport
+
+/// The any-sync wire door (PROTOCOL §8): a TCP listener whose connections speak TLS + credentials +
+/// yamux + DRPC onto the same `PushService` and `RateLimiter` as the HTTP door. One thread per
+/// connection, at most `maxConnections` of them; `stop` sends GoAway to every session and closes it.
+package final class AnySyncDoor: Sendable {
+    package struct StartError: Error, CustomStringConvertible, Sendable {
+        package let description: String
+    }
+
+    /// Connections over this are closed as soon as they are accepted.
+    package static let maxConnections = 256
+
+    package let port: Int
+    package let peerID: String
+    private let listener: AnySyncListener
+    private let connections = Protected<(next: Int, open: [Int: AnySyncConnection], stopped: Bool)>((0, [:], false))
+    private let finished = DispatchGroup()
+    private let log: LogSink
+
+    /// What the door needs of the node's config (`anysync.*`, `limits.maxBodyBytes`, the enabled
+    /// platforms).
+    package struct Configuration: Sendable {
+        package var listen: ListenAddress
+        package var protocolVersions: ClosedRange<Int>
+        package var maxMessageBytes: Int
+        package var enabledPlatforms: Set<Platform>
+
+        package init(listen: ListenAddress, protocolVersions: ClosedRange<Int>, maxMessageBytes: Int,
+                     enabledPlatforms: Set<Platform>) {
+            self.listen = listen
+            self.protocolVersions = protocolVersions
+            self.maxMessageBytes = maxMessageBytes
+            self.enabledPlatforms = enabledPlatforms
+        }
+    }
+
+    /// Opens the door on `configuration.listen` with the node's peer key.
+    package static func start(_ configuration: Configuration, peerKey: Ed25519.KeyPair, service: PushService,
+                              rateLimiter: RateLimiter, log: LogSink) throws -> AnySyncDoor {
+        var settings = AnySyncConnection.Settings()
+        settings.versions = configuration.protocolVersions
+        settings.limits.maxMessageBytes = configuration.maxMessageBytes
+        let door = try AnySyncDoor(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID in
+            PushCallHandler(service: service, rateLimiter: rateLimiter, caller: account, peerID: peerID,
+                            disabledPlatformToken: { platform in
+                                log("level=warn event=anysync_token_platform_disabled platform=\(platform.rawValue) account=\(account.string)")
+                            },
+                            enabledPlatforms: configuration.enabledPlatforms)
+        }
+        log("event=anysync_listening listen=\(ListenAddress(host: configuration.listen.host, port: UInt16(door.port))) peerId=\(door.peerID)")
+        return door
+    }
+
+    init(address: ListenAddress, peerKey: Ed25519.KeyPair, settings: AnySyncConnection.Settings, log: LogSink,
+         makeHandler: @escaping @Sendable (AccountID, String) -> PushCallHandler) throws {
+        let tls: TLSServerContext
+        do { tls = try TLSServerContext(hostKey: peerKey) } catch { throw StartError(description: "anysync: TLS: \(error)") }
+        listener = try AnySyncListener(address: address)
+        port = listener.port
+        peerID = PeerID.string(publicKey: peerKey.publicKey)
+        self.log = log
+        let ownPeerID = peerID
+        let acceptor = Thread { [listener, connections, finished] in
+            while let fd = listener.accept() {
+                let channel = SocketChannel(fd: fd)
+                let connection = AnySyncConnection(channel: channel, tls: tls, peerKey: peerKey, ownPeerID: ownPeerID,
+                                                   settings: settings, log: log, makeHandler: makeHandler)
+                let id: Int? = connections.withLock { state in
+                    guard !state.stopped, state.open.count < Self.maxConnections else { return nil }
+                    state.next += 1
+                    state.open[state.next] = connection
+                    return state.next
+                }
+                guard let id else {
+                    log("level=warn event=anysync_refused reason=connection_limit")
+                    continue // the channel closes the fd when released
+                }
+                finished.enter()
+                let worker = Thread {
+                    connection.run()
+                    connections.withLock { _ = $0.open.removeValue(forKey: id) }
+                    finished.leave()
+                }
+                worker.stackSize = 512 * 1024
+                worker.start()
+            }
+        }
+        acceptor.start()
+    }
+
+    /// Stops accepting, sends GoAway to every session and closes them; waits (bounded) for their threads.
+    package func stop(timeout: Double = 5) {
+        listener.shutdown()
+        let open = connections.withLock { state -> [AnySyncConnection] in
+            state.stopped = true
+            return Array(state.open.values)
+        }
+        open.forEach { $0.stop() }
+        _ = finished.wait(timeout: .now() + timeout)
+        log("event=anysync_stopped sessions=\(open.count)")
+    }
+}

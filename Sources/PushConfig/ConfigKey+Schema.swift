@@ -1,0 +1,73 @@
+import PushNet
+
+extension ConfigKey {
+    /// Every key the node reads, in the order of `config.yaml.example`.
+    static var all: [ConfigKey] {
+        [
+            ConfigKey(path: "listen") { config, text throws(ConfigValueError) in
+                config.listen = try ListenAddress(parsing: text)
+            },
+            .address("adminListen", \.adminListen),
+            ConfigKey(path: "dataDir") { config, text throws(ConfigValueError) in
+                guard !text.isEmpty else { throw ConfigValueError("must not be empty") }
+                config.dataDir = text
+            },
+            ConfigKey(path: "storage.driver") { config, text throws(ConfigValueError) in
+                guard let driver = NodeConfig.StorageDriver(rawValue: text) else {
+                    throw ConfigValueError("expected sqlite or postgres, got \"\(text)\"")
+                }
+                config.storage.driver = driver
+            },
+            .string("storage.url", \.storage.url),
+            .int("storage.poolSize", \.storage.poolSize),
+            .duration("storage.claimLease", \.storage.claimLease),
+            .duration("auth.clockSkew", \.auth.clockSkew),
+            .int("limits.maxPayloadBytes", \.limits.maxPayloadBytes),
+            .int("limits.maxTopicsPerRequest", \.limits.maxTopicsPerRequest),
+            .int("limits.maxSubscriptions", \.limits.maxSubscriptions),
+            .int("limits.maxBodyBytes", \.limits.maxBodyBytes),
+            .bool("spaces.requireRegistration", \.spaces.requireRegistration),
+            .int("delivery.attempts", \.delivery.attempts),
+            .duration("delivery.initialBackoff", \.delivery.initialBackoff),
+            .duration("delivery.maxBackoff", \.delivery.maxBackoff),
+            .int("delivery.queueCapacity", \.delivery.queueCapacity),
+            .string("notifications.defaultAlert.title", \.notifications.defaultAlert.title),
+            .string("notifications.defaultAlert.body", \.notifications.defaultAlert.body),
+            .string("fcm.credentialsPath", \.fcm.credentialsPath),
+            .url("fcm.baseURL", \.fcm.baseURL, optional: false),
+            .string("apns.keyPath", \.apns.keyPath),
+            .string("apns.keyId", \.apns.keyId),
+            .string("apns.teamId", \.apns.teamId),
+            .string("apns.topic", \.apns.topic),
+            .bool("apns.useSandbox", \.apns.useSandbox),
+            .url("apns.host", \.apns.host, optional: true),
+            .string("webpush.vapidKeyPath", \.webpush.vapidKeyPath),
+            ConfigKey(path: "webpush.subject") { config, text throws(ConfigValueError) in
+                let lower = text.lowercased()
+                guard lower.hasPrefix("mailto:") || lower.hasPrefix("https://") else {
+                    throw ConfigValueError("must be a mailto: or https: URI (RFC 8292)")
+                }
+                config.webpush.subject = text
+            },
+            .bool("webpush.allowPrivateEndpoints", \.webpush.allowPrivateEndpoints),
+            .string("tls.caFile", \.tls.caFile),
+            .address("anysync.listen", \.anysync.listen),
+            .string("anysync.peerKeyPath", \.anysync.peerKeyPath),
+            ConfigKey(path: "anysync.protocolVersions") { config, text throws(ConfigValueError) in
+                config.anysync.protocolVersions = try ConfigValue.versionRange(text)
+            },
+            .number("rateLimits.registrationPerMinute", \.rateLimits.registrationPerMinute),
+            .int("rateLimits.registrationBurst", \.rateLimits.registrationBurst),
+            .number("rateLimits.notifyPerSecond", \.rateLimits.notifyPerSecond),
+            .int("rateLimits.notifyBurst", \.rateLimits.notifyBurst),
+            ConfigKey(path: "server.threads") { config, text throws(ConfigValueError) in
+                let n = try ConfigValue.int(text, minimum: 1)
+                guard n <= 1024 else { throw ConfigValueError("must be at most 1024, got \(n)") }
+                config.server.threads = n
+            },
+            .duration("server.connectionTimeout", \.server.connectionTimeout),
+            .duration("server.shutdownTimeout", \.server.shutdownTimeout),
+            .int("server.maxConnections", \.server.maxConnections),
+        ]
+    }
+}

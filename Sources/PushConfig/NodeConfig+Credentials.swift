@@ -1,0 +1,40 @@
+import Foundation
+import PushSupport
+
+extension NodeConfig {
+    /// Checks that every credential file that is set can be read and looks like what it should
+    /// be (PROTOCOL §7: set but unreadable or malformed credentials stop the start, naming the
+    /// key). Only the shape is checked here; the gateways parse the keys themselves.
+    package func credentialIssues() -> [String] {
+        var issues: [String] = []
+        func read(_ key: String, _ path: String) -> String? {
+            guard !path.isEmpty else { return nil }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                issues.append("\(key): cannot read \(path)")
+                return nil
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                issues.append("\(key): \(path) is not a text file")
+                return nil
+            }
+            return text
+        }
+        if let text = read("fcm.credentialsPath", fcm.credentialsPath) {
+            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+            if object?["client_email"] is String == false || object?["private_key"] is String == false {
+                issues.append("fcm.credentialsPath: \(fcm.credentialsPath) is not a service-account JSON (client_email and private_key required)")
+            }
+        }
+        if let text = read("apns.keyPath", apns.keyPath), !text.contains("-----BEGIN PRIVATE KEY-----") {
+            issues.append("apns.keyPath: \(apns.keyPath) is not a PEM private key (.p8)")
+        }
+        if let text = read("webpush.vapidKeyPath", webpush.vapidKeyPath), !text.contains("PRIVATE KEY-----") {
+            issues.append("webpush.vapidKeyPath: \(webpush.vapidKeyPath) is not a PEM private key")
+        }
+        if let text = read("tls.caFile", tls.caFile), !text.contains("-----BEGIN CERTIFICATE-----") {
+            issues.append("tls.caFile: \(tls.caFile) holds no PEM certificate")
+        }
+        _ = read("anysync.peerKeyPath", anysync.peerKeyPath)
+        return issues
+    }
+}

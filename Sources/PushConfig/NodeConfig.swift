@@ -1,0 +1,151 @@
+import PushProtocol
+import PushNet
+import PushService
+import PushStore
+import PushSupport
+
+/// The node's configuration: every key of PROTOCOL §7 with its default, plus the `rateLimits`
+/// and `server` sections (not in §7). Durations are seconds. Load it with `ConfigLoader`.
+package struct NodeConfig: Sendable, Equatable {
+    /// `listen`: the API listener.
+    package var listen = ListenAddress(host: "127.0.0.1", port: 8765)
+    /// `adminListen`: when set, `/metrics` is served there (and only there).
+    package var adminListen: ListenAddress?
+    /// `dataDir`: the SQLite file and generated keys live here.
+    package var dataDir = "./pushnode-data"
+    package var storage = Storage()
+    package var auth = Auth()
+    /// `limits.*`
+    package var limits = Limits.default
+    package var spaces = Spaces()
+    package var delivery = Delivery()
+    package var notifications = Notifications()
+    package var fcm = FCM()
+    package var apns = APNs()
+    package var webpush = WebPush()
+    package var tls = TLS()
+    package var anysync = AnySync()
+    /// `rateLimits.*` (an extension of PROTOCOL §7).
+    package var rateLimits = RateLimitPolicy.default
+    /// `server.*` (an extension of PROTOCOL §7): HTTP server tuning.
+    package var server = Server()
+
+    package init() {}
+
+    package enum StorageDriver: String, Sendable, Equatable, CaseIterable {
+        case sqlite, postgres
+    }
+
+    /// `storage: {driver: sqlite}` or `{driver: postgres, url: "postgres://…", poolSize: 8}`.
+    package struct Storage: Sendable, Equatable {
+        package var driver = StorageDriver.sqlite
+        /// `storage.url` — may hold a password: never log it.
+        package var url = ""
+        package var poolSize = 8
+        /// `storage.claimLease`, seconds: how long a node's claim on a delivery lasts unless renewed
+        /// (PostgreSQL; a dead node's deliveries are resumed by another node after it).
+        package var claimLease: Double = 30
+    }
+
+    package struct Auth: Sendable, Equatable {
+        /// `auth.clockSkew`, seconds (default 300).
+        package var clockSkew: Double = 300
+    }
+
+    package struct Spaces: Sendable, Equatable {
+        package var requireRegistration = false
+    }
+
+    package struct Delivery: Sendable, Equatable {
+        package var attempts = 6
+        /// `delivery.initialBackoff`, seconds.
+        package var initialBackoff: Double = 10
+        /// `delivery.maxBackoff`, seconds.
+        package var maxBackoff: Double = 600
+        package var queueCapacity = 100_000
+    }
+
+    package struct Notifications: Sendable, Equatable {
+        package struct Alert: Sendable, Equatable {
+            package var title = "New message"
+            package var body = ""
+        }
+        package var defaultAlert = Alert()
+    }
+
+    package struct FCM: Sendable, Equatable {
+        /// Google service-account JSON; empty = FCM platforms off.
+        package var credentialsPath = ""
+        package var baseURL = "https://fcm.googleapis.com"
+        package var isConfigured: Bool { !credentialsPath.isEmpty }
+    }
+
+    package struct APNs: Sendable, Equatable {
+        package var keyPath = ""
+        package var keyId = ""
+        package var teamId = ""
+        package var topic = ""
+        package var useSandbox = false
+        package var host = ""
+        /// All four credentials are set.
+        package var isConfigured: Bool { missingKeys.isEmpty }
+        /// The credential keys that are unset, e.g. `["apns.teamId"]`.
+        package var missingKeys: [String] {
+            [("apns.keyPath", keyPath), ("apns.keyId", keyId), ("apns.teamId", teamId), ("apns.topic", topic)]
+                .filter { $0.1.isEmpty }.map(\.0)
+        }
+    }
+
+    package struct WebPush: Sendable, Equatable {
+        /// Empty = a key generated once into `dataDir`.
+        package var vapidKeyPath = ""
+        package var subject = "mailto:admin@example.org"
+        package var allowPrivateEndpoints = false
+    }
+
+    package struct TLS: Sendable, Equatable {
+        /// An extra CA for outbound HTTPS.
+        package var caFile = ""
+    }
+
+    package struct AnySync: Sendable, Equatable {
+        /// nil = the any-sync door is closed.
+        package var listen: ListenAddress?
+        package var peerKeyPath = ""
+        package var protocolVersions: ClosedRange<Int> = 5...14
+    }
+
+    package struct Server: Sendable, Equatable {
+        /// `server.threads`: libmicrohttpd worker threads.
+        package var threads = 8
+        /// `server.connectionTimeout`, seconds: an idle connection is closed after this.
+        package var connectionTimeout: Double = 30
+        /// `server.shutdownTimeout`, seconds: how long shutdown waits for in-flight requests.
+        package var shutdownTimeout: Double = 10
+        /// `server.maxConnections`: concurrent connections per listener.
+        package var maxConnections = 4096
+    }
+}
+
+extension NodeConfig {
+    /// The platforms whose provider has credentials (PROTOCOL §7): FCM → android, ios; all four
+    /// APNs keys → apns, apns_voip; Web Push always (a VAPID key is generated when none is set).
+    package var enabledPlatforms: Set<Platform> {
+        var platforms: Set<Platform> = [.webpush]
+        if fcm.isConfigured { platforms.formUnion(Provider.fcm.platforms) }
+        if apns.isConfigured { platforms.formUnion(Provider.apns.platforms) }
+        return platforms
+    }
+
+    /// One line per provider left off for lack of credentials, to log once at start.
+    package var unconfiguredProviderWarnings: [String] {
+        var lines: [String] = []
+        if !fcm.isConfigured {
+            lines.append("provider=fcm state=disabled reason=\"fcm.credentialsPath unset\" platforms=android,ios")
+        }
+        if !apns.isConfigured {
+            lines.append("provider=apns state=disabled reason=\"\(apns.missingKeys.joined(separator: ",")) unset\" platforms=apns,apns_voip")
+        }
+        return lines
+    }
+}

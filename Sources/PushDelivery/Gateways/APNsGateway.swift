@@ -1,0 +1,123 @@
+import Foundation
+import PushProtocol
+import PushSupport
+
+/// Apple Push Notification service over HTTP/2 with token (JWT) auth, for the `apns` and
+/// `apns_voip` platforms: request building and answer classification (`APNsGateway+Classify`),
+/// no I/O.
+///
+/// - SeeAlso: reference/PROVIDERS.md "APNs", PROTOCOL §5.
+package struct APNsGateway: PushGateway {
+    /// Where requests go.
+    package enum Host: Sendable, Equatable {
+        /// Per registration: `development` → sandbox, anything else → production.
+        case byEnvironment
+        /// Every registration to the sandbox (`apns.useSandbox`).
+        case sandbox
+        /// `apns.host`, e.g. `https://127.0.0.1:9443` (a mock); `https://` is assumed when
+        /// no scheme is given.
+        case custom(String)
+    }
+
+    package struct Configuration: Sendable, Equatable {
+        /// The app's bundle id (`apns.topic`); PushKit pushes use it with `.voip` appended.
+        package var topic: String
+        package var host: Host
+        package var defaultAlert: DefaultAlert
+
+        package init(topic: String, host: Host = .byEnvironment, defaultAlert: DefaultAlert = .standard) {
+            self.topic = topic
+            self.host = host
+            self.defaultAlert = defaultAlert
+        }
+    }
+
+    package static let productionHost = "api.push.apple.com"
+    package static let sandboxHost = "api.sandbox.push.apple.com"
+    /// APNs' payload limits: alert and background pushes, VoIP pushes.
+    package static let payloadLimit = 4096
+    package static let voipPayloadLimit = 5120
+
+    package var configuration: Configuration
+    /// The current provider JWT (ES256, reused ~50 min); nil while none is available.
+    package var providerToken: @Sendable () -> String?
+
+    package init(configuration: Configuration, providerToken: @escaping @Sendable () -> String?) {
+        self.configuration = configuration
+        self.providerToken = providerToken
+    }
+
+    package var provider: Provider { .apns }
+
+    package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
+        guard let token = providerToken(), !token.isEmpty else { throw .credentialsUnavailable }
+        return try Self.buildRequest(job: job, providerToken: token, topic: configuration.topic,
+                                     host: configuration.host, defaultAlert: configuration.defaultAlert, now: now)
+    }
+
+    package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {
+        Self.classify(answer, now: now)
+    }
+
+    /// `POST https://<host>/3/device/<hex token>` with the headers and JSON of PROTOCOL §5:
+    /// `aps` beside the data keys at the top level; VoIP carries the data keys only.
+    package static func buildRequest(job: DeliveryJob, providerToken: String, topic: String, host: Host,
+                                    defaultAlert: DefaultAlert, now: Date) throws(GatewayError) -> OutboundRequest {
+        let voip = job.registration.platform == .apnsVoip
+        guard job.registration.platform == .apns || voip else { throw .unsupportedKind }
+        guard !voip || job.kind == .call else { throw .unsupportedKind }
+        guard let deviceToken = normalizedDeviceToken(job.registration.token) else { throw .invalidToken }
+        guard !job.isExpired(at: now) else { throw .expired }
+
+        let style = APNsPushStyle(job: job, defaultAlert: defaultAlert, voip: voip)
+        var members: [(String, JSONValue)] = []
+        if let aps = style.aps { members.append(("aps", aps)) }
+        members += DataKeys.pairs(for: job).map { ($0.0, JSONValue.string($0.1)) }
+        let body = JSONValue.object(members).bytes
+        let limit = voip ? voipPayloadLimit : payloadLimit
+        guard body.count <= limit else { throw .payloadTooLarge(size: body.count, limit: limit) }
+
+        var headers: [(String, String)] = [
+            ("authorization", "bearer \(providerToken)"),
+            ("apns-topic", voip ? topic + ".voip" : topic),
+            ("apns-push-type", style.pushType),
+            ("apns-priority", String(style.priority)),
+            ("apns-expiration", String(expiration(for: job))),
+        ]
+        if let collapse = APNsPushStyle.collapseId(for: job) { headers.append(("apns-collapse-id", collapse)) }
+        headers.append(("apns-id", APNsRequestID.uuid(forOutboxId: job.outboxId)))
+        return OutboundRequest(
+            url: "\(baseURL(for: host, environment: job.registration.environment))/3/device/\(deviceToken)",
+            headers: headers,
+            body: body
+        )
+    }
+
+    /// `https://host[:port]` without a trailing slash.
+    package static func baseURL(for host: Host, environment: String) -> String {
+        switch host {
+        case .byEnvironment:
+            return "https://" + (environment == "development" ? sandboxHost : productionHost)
+        case .sandbox:
+            return "https://" + sandboxHost
+        case .custom(let value):
+            var url = value.contains("://") ? value : "https://" + value
+            while url.hasSuffix("/") { url.removeLast() }
+            return url
+        }
+    }
+
+    /// `apns-expiration`: the job's expiry in epoch seconds. Never 0, which would tell APNs to
+    /// try once and drop the push if the device is offline, even with ttl left.
+    static func expiration(for job: DeliveryJob) -> Int {
+        Int(job.expiresAt.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Lowercase hex, or nil when the token is empty, odd-length or not hex.
+    static func normalizedDeviceToken(_ token: String) -> String? {
+        let lowered = token.lowercased()
+        guard !lowered.isEmpty, lowered.utf8.count % 2 == 0,
+              lowered.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return lowered
+    }
+}

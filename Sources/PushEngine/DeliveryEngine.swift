@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import PushProtocol
+import PushDelivery
+import PushMetrics
+import PushStore
+import PushSupport
+
+/// Drains the durable outbox to the providers: one `ProviderLane` per provider with
+/// credentials, a wakeup when a Notify commits, and a periodic purge of expired rows.
+///
+/// Crash safety comes from the store: a claim carries a lease, and rows a previous process
+/// claimed are due again when the store opens, so after `kill -9` every unfinished delivery
+/// resumes (at least once; `x-any-id` lets devices drop a duplicate).
+package final class DeliveryEngine: Sendable {
+    package struct Configuration: Sendable {
+        package var policy: RetryPolicy
+        /// Requests outstanding per provider at most; further due rows wait in the outbox.
+        package var maxInFlight: Int
+        /// Rows claimed per store round trip.
+        package var claimBatch: Int
+        package var pollInterval: TimeInterval
+        package var purgeInterval: TimeInterval
+        package var credentialRetry: TimeInterval
+        package var requestTimeout: TimeInterval
+        /// How often the leases of claims still being sent are renewed; keep it well under the
+        /// store's claim lease (a third), so no other node takes over a delivery in flight.
+        package var claimRenewInterval: TimeInterval = 10
+
+        package init(policy: RetryPolicy = .default, maxInFlight: Int = 1000, claimBatch: Int = 256,
+                    pollInterval: TimeInterval = 1, purgeInterval: TimeInterval = 60, credentialRetry: TimeInterval = 5,
+                    requestTimeout: TimeInterval = 30) {
+            self.policy = policy
+            self.maxInFlight = max(1, maxInFlight)
+            self.claimBatch = max(1, claimBatch)
+            self.pollInterval = pollInterval
+            self.purgeInterval = purgeInterval
+            self.credentialRetry = credentialRetry
+            self.requestTimeout = requestTimeout
+        }
+
+    }
+
+    /// A provider the engine delivers for.
+    package struct Route: Sendable {
+        package var gateway: any PushGateway
+        /// Nil for Web Push (VAPID is signed per origin inside its gateway).
+        package var credentials: (any ProviderCredentials)?
+
+        package init(gateway: any PushGateway, credentials: (any ProviderCredentials)?) {
+            self.gateway = gateway
+            self.credentials = credentials
+        }
+    }
+
+    private let lanes: [Provider: ProviderLane]
+    private let store: any PushStore
+    private let transport: any DeliveryTransport
+    private let configuration: Configuration
+    private let log: LogSink
+    private let clock: @Sendable () -> Date
+    private let purgeTimer = Protected<(any DispatchSourceTimer)?>(nil)
+    package let health: ProviderHealth
+
+    package init(store: any PushStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
+                metrics: MetricsRegistry, log: LogSink, clock: @escaping @Sendable () -> Date = { Date() }) {
+        let deliveryMetrics = DeliveryMetrics(registry: metrics)
+        let providers = routes.map(\.gateway.provider)
+        let health = ProviderHealth(providers: providers, gauge: deliveryMetrics.healthy)
+        let settings = ProviderLane.Settings(
+            policy: configuration.policy, maxInFlight: configuration.maxInFlight, claimBatch: configuration.claimBatch,
+            pollInterval: configuration.pollInterval, credentialRetry: configuration.credentialRetry,
+            requestTimeout: configuration.requestTimeout, claimRenewInterval: configuration.claimRenewInterval)
+        var lanes: [Provider: ProviderLane] = [:]
+        for route in routes {
+            lanes[route.gateway.provider] = ProviderLane(
+                provider: route.gateway.provider, gateway: route.gateway, credentials: route.credentials, store: store,
+                transport: transport, settings: settings, metrics: deliveryMetrics, health: health, log: log, clock: clock)
+        }
+        self.lanes = lanes
+        self.store = store
+        self.transport = transport
+        self.configuration = configuration
+        self.log = log
+        self.clock = clock
+        self.health = health
+        DeliveryMetrics.registerOutboxGauges(registry: metrics, providers: Provider.allCases.filter { lanes[$0] != nil },
+                                             store: store, clock: clock)
+    }
+
+    /// The providers with a lane.
+    package var providers: Set<Provider> { Set(lanes.keys) }
+
+    package func start() {
+        lanes.values.forEach { $0.start() }
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + configuration.purgeInterval, repeating: configuration.purgeInterval)
+        timer.setEventHandler { [store, clock, log] in
+            do { _ = try store.purgeExpired(now: clock()) } catch {
+                log("level=error event=outbox_purge error=\(LogSink.quoted(String(describing: error)))")
+            }
+        }
+        timer.resume()
+        purgeTimer.withLock { $0 = timer }
+    }
+
+    /// Deliveries were queued for `providers`: their lanes claim now rather than at the next poll.
+    package func wake(_ providers: Set<Provider>) {
+        for provider in providers { lanes[provider]?.wake() }
+    }
+
+    /// Requests awaiting an answer, per provider.
+    package var inFlight: [Provider: Int] { lanes.mapValues(\.requestsInFlight) }
+
+    /// Stops claiming, waits up to `timeout` seconds for answers in flight, then cancels the
+    /// rest (their rows stay claimed and resume when the store next opens). Call before closing
+    /// the store.
+    package func stop(timeout: TimeInterval) {
+        purgeTimer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        let deadline = Clocks.monotonicSeconds() + timeout
+        let drained = lanes.values.map { $0.stop(deadline: deadline) }.allSatisfy { $0 }
+        transport.shutdown()
+        if !drained {
+            log("level=warn event=delivery_stop in_flight_left=true")
+            // Let the cancelled answers reach the lanes' threads before the store closes.
+            _ = lanes.values.map { $0.stop(deadline: Clocks.monotonicSeconds() + 1) }
+        }
+    }
+}

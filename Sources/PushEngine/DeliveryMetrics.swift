@@ -1,0 +1,54 @@
+import Foundation
+import PushProtocol
+import PushMetrics
+import PushStore
+
+/// The delivery engine's `/metrics` families (`pushnode_*`).
+package struct DeliveryMetrics: Sendable {
+    /// `outcome`: delivered, retried, dead, rejected, expired, orphaned.
+    let deliveries: Counter
+    let sendSeconds: Histogram
+    let credentialRefreshes: Counter
+    let pruned: Counter
+    let healthy: Gauge
+    let inFlight: Gauge
+
+    package init(registry: MetricsRegistry) {
+        deliveries = registry.counter("pushnode_deliveries_total",
+                                      help: "Delivery tries by provider and outcome (delivered, retried, dead, rejected, expired, orphaned).",
+                                      labels: ["provider", "outcome"])
+        sendSeconds = registry.histogram("pushnode_delivery_send_seconds",
+                                         help: "Time from sending a push to the provider's answer.",
+                                         labels: ["provider"])
+        credentialRefreshes = registry.counter("pushnode_credential_refreshes_total",
+                                               help: "Provider credentials minted (FCM access tokens, APNs provider JWTs).",
+                                               labels: ["provider"])
+        pruned = registry.counter("pushnode_registrations_pruned_total",
+                                  help: "Registrations deleted because the provider called them dead, by reason.",
+                                  labels: ["provider", "reason"])
+        healthy = registry.gauge("pushnode_provider_healthy",
+                                 help: "1 while the provider accepts our credentials and configuration, 0 when not.",
+                                 labels: ["provider"])
+        inFlight = registry.gauge("pushnode_deliveries_in_flight", help: "Requests sent and not yet answered.",
+                                  labels: ["provider"])
+    }
+
+    /// Queue depth and oldest-entry age per provider, read from the store at scrape time.
+    package static func registerOutboxGauges(registry: MetricsRegistry, providers: [Provider],
+                                            store: any PushStore, clock: @escaping @Sendable () -> Date) {
+        let snapshot: @Sendable () -> [Provider: OutboxStatistics] = { (try? store.outboxStatistics()) ?? [:] }
+        registry.gauge("pushnode_outbox_depth", help: "Deliveries queued or in flight, per provider.",
+                       labels: ["provider"]) {
+            let stats = snapshot()
+            return providers.map { ([$0.rawValue], Double(stats[$0]?.depth ?? 0)) }
+        }
+        registry.gauge("pushnode_outbox_oldest_age_seconds", help: "Age of the oldest queued delivery, per provider.",
+                       labels: ["provider"]) {
+            let stats = snapshot()
+            let now = clock()
+            return providers.map { provider in
+                ([provider.rawValue], stats[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0)
+            }
+        }
+    }
+}

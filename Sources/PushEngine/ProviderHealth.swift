@@ -1,0 +1,42 @@
+import Foundation
+import PushProtocol
+import PushMetrics
+
+/// Whether each provider currently accepts our credentials and configuration; shown in
+/// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail.
+package final class ProviderHealth: @unchecked Sendable {
+    package enum State: String, Sendable {
+        case healthy
+        /// Credentials refused after one renewal, or none could be minted.
+        case credentialsRefused = "credentials_refused"
+        /// The provider refused our configuration (FCM `THIRD_PARTY_AUTH_ERROR`, APNs topic …).
+        case misconfigured
+    }
+
+    private let lock = NSLock()
+    private var states: [Provider: State] = [:]
+    private let gauge: Gauge?
+
+    package init(providers: [Provider], gauge: Gauge?) {
+        self.gauge = gauge
+        for provider in providers {
+            states[provider] = .healthy
+            gauge?.set(1, provider.rawValue)
+        }
+    }
+
+    package func set(_ provider: Provider, _ state: State) {
+        let changed = lock.withLock { () -> Bool in
+            defer { states[provider] = state }
+            return states[provider] != state
+        }
+        if changed { gauge?.set(state == .healthy ? 1 : 0, provider.rawValue) }
+    }
+
+    package func state(of provider: Provider) -> State? { lock.withLock { states[provider] } }
+
+    /// Provider name → state name, for `/readyz`.
+    package var snapshot: [String: String] {
+        lock.withLock { Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value.rawValue) }) }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import PushNet
+
+/// The Web Push private-address guard at send time: an endpoint host must resolve only to
+/// publicly routable addresses (DNS can change after registration). Lookups are cached for a
+/// minute so a busy origin is not resolved per push; the Web Push HTTP client checks the
+/// address it actually connects to as well.
+package final class RoutableHostCheck: @unchecked Sendable {
+    static let cacheLifetime: TimeInterval = 60
+    static let capacity = 10_000
+
+    private let resolver: any HostResolving
+    private let clock: @Sendable () -> Date
+    private let lock = NSLock()
+    private var cache: [String: (routable: Bool, at: Date)] = [:]
+
+    package init(resolver: any HostResolving = SystemHostResolver(), clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.resolver = resolver
+        self.clock = clock
+    }
+
+    /// Whether `host` (lowercased, IPv6 without brackets) may receive a push now.
+    package func isRoutable(_ host: String) -> Bool {
+        if let literal = IPAddress(host) { return AddressClass.of(literal).isPubliclyRoutable }
+        let now = clock()
+        if let hit = lock.withLock({ cache[host] }), now.timeIntervalSince(hit.at) < Self.cacheLifetime {
+            return hit.routable
+        }
+        let routable: Bool
+        switch resolver.resolve(host) {
+        case .addresses(let addresses):
+            routable = !addresses.contains { !AddressClass.of($0).isPubliclyRoutable }
+        case .notFound:
+            routable = false
+        case .temporaryFailure:
+            return true  // cannot tell now: the connect-time check of the client decides
+        }
+        lock.withLock {
+            if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
+            cache[host] = (routable, now)
+        }
+        return routable
+    }
+}

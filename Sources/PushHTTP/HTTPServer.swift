@@ -1,0 +1,151 @@
+import CMicroHTTPD
+import Foundation
+import PushNet
+import PushSupport
+
+/// An HTTP/1.1 server on libmicrohttpd: an internal thread pool, keep-alive, request bodies
+/// capped at `maxBodyBytes`, idle connections closed after `connectionTimeout`.
+///
+/// Owns its `MHD_Daemon`. Life cycle: `start()`, then `quiesce()` (stop accepting; answers
+/// carry `Connection: close`), `waitUntilIdle(timeout:)`, `stop()`. Deinit stops it too.
+package final class HTTPServer: Sendable {
+    package struct Configuration: Sendable {
+        package var address: ListenAddress
+        /// Worker threads (libmicrohttpd's thread pool).
+        package var threads: Int
+        /// Seconds an idle connection is kept.
+        package var connectionTimeout: Double
+        /// Largest request body; larger ones get `respondTooLarge` without being buffered.
+        package var maxBodyBytes: Int
+        /// Concurrent connections at most.
+        package var maxConnections: Int
+
+        package init(address: ListenAddress, threads: Int = 8, connectionTimeout: Double = 30,
+                    maxBodyBytes: Int = 4 * 1024 * 1024, maxConnections: Int = 4096) {
+            self.address = address
+            self.threads = threads
+            self.connectionTimeout = connectionTimeout
+            self.maxBodyBytes = maxBodyBytes
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// A failure to start, with the address.
+    package struct StartError: Error, CustomStringConvertible, Sendable {
+        package let description: String
+    }
+
+    package let configuration: Configuration
+    package let responder: any HTTPResponder
+    let inFlight = InFlightCounter()
+    private let lifecycle = Protected(Lifecycle())
+
+    private struct Lifecycle {
+        var daemon: OpaquePointer?
+        var port: UInt16 = 0
+        var quiesced = false
+        var stopped = false
+    }
+
+    package init(configuration: Configuration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    deinit { stop() }
+
+    /// The bound port (the real one when the configured port is 0); 0 before `start()`.
+    package var port: Int { Int(lifecycle.withLock { $0.port }) }
+
+    /// Whether the server stopped accepting (answers then carry `Connection: close`).
+    var isQuiesced: Bool { lifecycle.withLock { $0.quiesced } }
+
+    /// Requests being read or answered right now.
+    package var requestsInFlight: Int { inFlight.value }
+
+    /// Binds and starts the worker threads. A server starts once.
+    package func start() throws(StartError) {
+        guard lifecycle.withLock({ $0.daemon == nil && !$0.stopped }) else {
+            throw StartError(description: "server on \(configuration.address) was already started")
+        }
+        let address: SocketAddress
+        do { address = try SocketAddress.resolve(configuration.address) } catch { throw StartError(description: error.description) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let daemon: OpaquePointer? = address.withSockaddr { sockaddr in
+            pushnode_mhd_start(
+                configuration.address.isIPv6 || address.isIPv6 ? MHD_USE_IPv6.rawValue : 0,
+                configuration.address.port, sockaddr,
+                UInt32(max(1, configuration.threads)), UInt32(max(1, configuration.maxConnections)),
+                UInt32(max(1, configuration.connectionTimeout.rounded(.up))),
+                64 * 1024,
+                HTTPServerCallbacks.access, me, HTTPServerCallbacks.completed, me, HTTPServerCallbacks.uriLogged, me)
+        }
+        guard let daemon else {
+            throw StartError(description: "cannot listen on \(configuration.address): \(String(cString: strerror(errno)))")
+        }
+        let port = pushnode_mhd_bound_port(daemon)
+        lifecycle.withLock {
+            $0.daemon = daemon
+            $0.port = port == 0 ? configuration.address.port : port
+        }
+    }
+
+    /// Stops accepting connections; requests on open connections are still answered, each with
+    /// `Connection: close`.
+    package func quiesce() {
+        lifecycle.withLock { state in
+            guard let daemon = state.daemon, !state.quiesced else { return }
+            state.quiesced = true
+            let fd = MHD_quiesce_daemon(daemon)
+            if fd >= 0 { close(fd) }
+        }
+    }
+
+    /// Waits until no request is in flight or `timeout` seconds passed; true when idle.
+    @discardableResult
+    package func waitUntilIdle(timeout: Double) -> Bool { inFlight.waitForZero(timeout: timeout) }
+
+    /// Closes every connection and joins the worker threads. Idempotent.
+    package func stop() {
+        let daemon: OpaquePointer? = lifecycle.withLock { state in
+            defer { state.daemon = nil; state.stopped = true }
+            return state.daemon
+        }
+        if let daemon { MHD_stop_daemon(daemon) }
+    }
+}
+
+/// Counts requests between the URI-log and completion callbacks and lets shutdown wait for zero.
+final class InFlightCounter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var count = 0
+
+    var value: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
+
+    func increment() {
+        condition.lock()
+        count += 1
+        condition.unlock()
+    }
+
+    func decrement() {
+        condition.lock()
+        count -= 1
+        if count <= 0 { condition.broadcast() }
+        condition.unlock()
+    }
+
+    func waitForZero(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while count > 0 {
+            if !condition.wait(until: deadline) { return count <= 0 }
+        }
+        return true
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import PushSupport
+
+/// A small thread-safe metrics registry rendering the Prometheus text exposition format
+/// (version 0.0.4). Names are `pushnode_*`.
+///
+/// Registering a name again returns the family already registered, so independent parts of the
+/// node can ask for the same metric.
+///
+/// - SeeAlso: https://prometheus.io/docs/instrumenting/exposition_formats/
+package final class MetricsRegistry: Sendable {
+    private let families = Protected<[String: any MetricFamily]>([:])
+    private let order = Protected<[String]>([])
+
+    package init() {}
+
+    package func counter(_ name: String, help: String, labels: [String] = []) -> Counter {
+        register(name) { Counter(name: name, help: help, labelNames: labels) }
+    }
+
+    package func gauge(_ name: String, help: String, labels: [String] = []) -> Gauge {
+        register(name) { Gauge(name: name, help: help, labelNames: labels) }
+    }
+
+    /// A gauge whose value is read when the registry renders (e.g. a queue depth).
+    package func gauge(_ name: String, help: String, sample: @escaping @Sendable () -> Double) {
+        _ = register(name) { SampledGauge(name: name, help: help, sample: sample) }
+    }
+
+    /// A labelled gauge whose series (label values in `labels` order, value) are read when the
+    /// registry renders.
+    package func gauge(_ name: String, help: String, labels: [String],
+                      sample: @escaping @Sendable () -> [([String], Double)]) {
+        _ = register(name) { SampledGaugeFamily(name: name, help: help, labelNames: labels, sample: sample) }
+    }
+
+    package func histogram(_ name: String, help: String, labels: [String] = [],
+                          buckets: [Double] = Histogram.defaultBuckets) -> Histogram {
+        register(name) { Histogram(name: name, help: help, labelNames: labels, buckets: buckets) }
+    }
+
+    /// The whole registry as Prometheus text, families in registration order.
+    package func render() -> String {
+        let names = order.withLock { $0 }
+        let snapshot = families.withLock { $0 }
+        var out = ""
+        for name in names {
+            guard let family = snapshot[name] else { continue }
+            out += "# HELP \(name) \(Self.escapeHelp(family.help))\n# TYPE \(name) \(family.type)\n"
+            family.render(into: &out)
+        }
+        return out
+    }
+
+    private func register<F: MetricFamily>(_ name: String, make: () -> F) -> F {
+        families.withLock { families in
+            if let existing = families[name] {
+                guard let typed = existing as? F else {
+                    preconditionFailure("metric \(name) registered twice with different types")
+                }
+                return typed
+            }
+            let family = make()
+            families[name] = family
+            order.withLock { $0.append(name) }
+            return family
+        }
+    }
+
+    static func escapeHelp(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+    }
+}
+
+/// One named metric with all its label combinations.
+protocol MetricFamily: AnyObject, Sendable {
+    var help: String { get }
+    var type: String { get }
+    func render(into out: inout String)
+}
+
+/// `{a="x",b="y"}` for label names and values, escaping values as the format requires.
+func renderLabels(_ names: [String], _ values: [String], extra: (String, String)? = nil) -> String {
+    var pairs = zip(names, values).map { ($0, $1) }
+    if let extra { pairs.append(extra) }
+    if pairs.isEmpty { return "" }
+    let body = pairs.map { name, value in
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+        return "\(name)=\"\(escaped)\""
+    }
+    return "{" + body.joined(separator: ",") + "}"
+}
+
+/// A sample value as Prometheus prints it.
+func renderValue(_ value: Double) -> String {
+    if value.isNaN { return "NaN" }
+    if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}

@@ -1,0 +1,231 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushAnySync
+import PushConfig
+import PushHTTP
+import PushMetrics
+import PushNet
+import PushService
+import PushStore
+import PushSupport
+
+/// The assembled node: config → listeners → storage and service → ready; and back down on
+/// SIGTERM/SIGINT: stop accepting, finish in-flight requests (bounded), close storage.
+///
+/// Listeners start first, so `/healthz` answers and `/readyz` says 503 `starting` while storage
+/// opens; signed routes answer 503 until then.
+package final class Node: Sendable {
+    package static let version = NodeVersion.current
+
+    /// The parts built outside this module. The lead wires the real service here.
+    package struct Dependencies: Sendable {
+        /// Opens storage and builds the service (and delivery) for the enabled platforms; called
+        /// once by `start`, with the node's metrics registry and log.
+        package var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend
+        /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
+        package var vapidPublicKey: @Sendable (NodeConfig) throws -> String
+        /// A replay cache shared with other nodes (postgres mode); nil keeps the in-memory one.
+        package var replayCache: @Sendable (NodeConfig) throws -> (any ReplayCache)?
+
+        package init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend,
+                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String,
+                    replayCache: @escaping @Sendable (NodeConfig) throws -> (any ReplayCache)? = { _ in nil }) {
+            self.openBackend = openBackend
+            self.vapidPublicKey = vapidPublicKey
+            self.replayCache = replayCache
+        }
+    }
+
+    /// A failure to start, naming what failed.
+    package struct StartError: Error, CustomStringConvertible, Sendable {
+        package let description: String
+    }
+
+    private struct State {
+        var readiness = OperationsRoutes.Readiness.starting
+        var backend: NodeBackend?
+        var api: HTTPServer?
+        var admin: HTTPServer?
+        var anysync: AnySyncDoor?
+        var started = false
+        var shutDown = false
+    }
+
+    package let config: NodeConfig
+    package let metrics = MetricsRegistry()
+    private let dependencies: Dependencies
+    private let log: LogSink
+    private let state = Protected(State())
+    /// Shared by the HTTP and any-sync doors.
+    private let rateLimiter: RateLimiter
+
+    package init(config: NodeConfig, dependencies: Dependencies = .production, log: LogSink = .standardError) {
+        self.config = config
+        self.dependencies = dependencies
+        self.log = log
+        self.rateLimiter = RateLimiter(policy: config.rateLimits)
+    }
+
+    /// The API listener's bound port (0 before `start`).
+    package var port: Int { state.withLock { $0.api?.port ?? 0 } }
+    /// The admin listener's bound port, when there is one.
+    package var adminPort: Int? { state.withLock { $0.admin?.port } }
+    package var readiness: OperationsRoutes.Readiness { state.withLock { $0.readiness } }
+    /// The any-sync door's bound port, when it is open.
+    package var anysyncPort: Int? { state.withLock { $0.anysync?.port } }
+
+    /// Starts the listeners, then opens storage. Throws (with everything started stopped again)
+    /// when credentials, the data directory, a listener or storage fail.
+    package func start() throws(StartError) {
+        guard state.withLock({ state in
+            defer { state.started = true }
+            return !state.started
+        }) else { throw StartError(description: "the node was already started") }
+        let issues = config.credentialIssues()
+        guard issues.isEmpty else { throw StartError(description: issues.joined(separator: "\n")) }
+        for warning in config.unconfiguredProviderWarnings { log("level=warn event=provider \(warning)") }
+        do {
+            try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StartError(description: "dataDir: cannot create \(config.dataDir): \(error.localizedDescription)")
+        }
+        let platforms = config.enabledPlatforms
+        let vapidKey: String
+        do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
+            throw StartError(description: "webpush.vapidKeyPath: \(error)")
+        }
+        let peerKey: Ed25519.KeyPair?
+        do { peerKey = config.anysync.listen == nil ? nil : try AnySyncPeerKey.loadOrCreate(config: config) } catch {
+            throw StartError(description: "\(error)")
+        }
+        let sharedReplayCache: (any ReplayCache)?
+        do { sharedReplayCache = try dependencies.replayCache(config) } catch {
+            throw StartError(description: "storage: \(error)")
+        }
+        let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
+                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] })
+        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
+                                sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
+        try startListeners(router: router, operations: operations)
+
+        do {
+            let backend = try dependencies.openBackend(config, platforms, metrics, log)
+            if let peerKey, let service = backend.service, let doorConfiguration = AnySyncDoor.Configuration(config) {
+                do {
+                    let door = try AnySyncDoor.start(doorConfiguration, peerKey: peerKey, service: service, rateLimiter: rateLimiter, log: log)
+                    state.withLock { $0.anysync = door }
+                } catch {
+                    backend.close()
+                    stopListeners()
+                    throw StartError(description: "\(error)")
+                }
+            }
+            state.withLock {
+                $0.backend = backend
+                $0.readiness = .ready
+            }
+        } catch let error as StartError {
+            throw error
+        } catch {
+            stopListeners()
+            throw StartError(description: "storage: \(error)")
+        }
+        log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
+    }
+
+    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
+                            sharedReplayCache: (any ReplayCache)?, peerID: String?) -> APIRouter {
+        let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
+                                        limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
+        let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
+                                                 replayCache: sharedReplayCache ?? memoryReplayCache())
+        return APIRouter(
+            capabilities: capabilities, authenticator: authenticator,
+            rateLimiter: rateLimiter,
+            handler: { [state] request, account in
+                guard let backend = state.withLock({ $0.backend }) else {
+                    return ErrorJSON.response(APIError(status: 503, code: "unavailable", message: "storage is not open yet"))
+                }
+                return backend.handler(request, account)
+            },
+            rateClass: { [state] method, path in state.withLock { $0.backend }?.rateClass(method, path) },
+            operations: operations, servesMetrics: config.adminListen == nil, log: log)
+    }
+
+    /// The single-node replay cache, with its gauges.
+    private func memoryReplayCache() -> MemoryReplayCache {
+        let replayCache = MemoryReplayCache()
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
+            Double(replayCache.count)
+        }
+        metrics.gauge("pushnode_replay_cache_evicted_unexpired",
+                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
+            Double(replayCache.evictedUnexpired)
+        }
+        return replayCache
+    }
+
+    private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {
+        func server(_ address: ListenAddress, _ responder: any HTTPResponder) -> HTTPServer {
+            HTTPServer(configuration: .init(address: address, threads: config.server.threads,
+                                            connectionTimeout: config.server.connectionTimeout,
+                                            maxBodyBytes: config.limits.maxBodyBytes,
+                                            maxConnections: config.server.maxConnections),
+                       responder: responder)
+        }
+        let api = server(config.listen, router)
+        do { try api.start() } catch { throw StartError(description: "listen: \(error)") }
+        state.withLock { $0.api = api }
+        metrics.gauge("pushnode_http_requests_in_flight", help: "HTTP requests being read or answered on the API listener.") {
+            Double(api.requestsInFlight)
+        }
+        if let adminAddress = config.adminListen {
+            let admin = server(adminAddress, AdminRouter(operations: operations))
+            do { try admin.start() } catch {
+                stopListeners()
+                throw StartError(description: "adminListen: \(error)")
+            }
+            state.withLock { $0.admin = admin }
+            log("event=admin_listening listen=\(ListenAddress(host: adminAddress.host, port: UInt16(admin.port)))")
+        }
+    }
+
+    private func stopListeners() {
+        let (servers, door) = state.withLock { state -> ([HTTPServer], AnySyncDoor?) in
+            defer { state.api = nil; state.admin = nil; state.anysync = nil }
+            return ([state.api, state.admin].compactMap { $0 }, state.anysync)
+        }
+        door?.stop()
+        servers.forEach { $0.stop() }
+    }
+
+    /// Graceful shutdown, once: readiness `draining`, stop accepting, wait up to
+    /// `server.shutdownTimeout` for in-flight requests, close the listeners, then storage.
+    package func shutdown() {
+        let (servers, backend): ([HTTPServer], NodeBackend?) = state.withLock { state in
+            guard !state.shutDown else { return ([], nil) }
+            state.shutDown = true
+            state.readiness = .draining
+            return ([state.api, state.admin].compactMap { $0 }, state.backend)
+        }
+        guard !servers.isEmpty || backend != nil else { return }
+        servers.forEach { $0.quiesce() }
+        let deadline = Clocks.monotonicSeconds() + config.server.shutdownTimeout
+        let idle = servers.allSatisfy { $0.waitUntilIdle(timeout: max(0, deadline - Clocks.monotonicSeconds())) }
+        log("event=shutdown stage=drained complete=\(idle) in_flight=\(servers.reduce(0) { $0 + $1.requestsInFlight })")
+        stopListeners()
+        backend?.close()
+        state.withLock { $0.backend = nil }
+        log("event=shutdown stage=done")
+    }
+
+    /// Waits for SIGINT/SIGTERM (installed before `start`, see `ShutdownSignals`), then shuts down.
+    package func runUntilSignal(_ signals: ShutdownSignals) {
+        signals.wait(log: log)
+        log("event=shutdown stage=started")
+        shutdown()
+    }
+
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PushProtocol
+import PushConfig
+import PushEngine
+import PushHTTP
+import PushMetrics
+import PushService
+import PushSupport
+
+/// The production wiring of a node: SQLite store → `PushService` → `ServiceRoutes`, and the
+/// delivery engine draining the store's outbox to the configured providers.
+extension Node.Dependencies {
+    package static let production = Node.Dependencies(
+        openBackend: { config, platforms, metrics, log in
+            try NodeAssembly.openBackend(config: config, platforms: platforms, metrics: metrics, log: log)
+        },
+        vapidPublicKey: { config in try VAPIDKeyFile.loadOrCreate(config: config).publicKeyBase64URL },
+        replayCache: { config in try StoreFactory.replayCache(config: config) })
+}
+
+enum NodeAssembly {
+    static func openBackend(config: NodeConfig, platforms: Set<Platform>, metrics: MetricsRegistry,
+                            log: LogSink) throws -> NodeBackend {
+        let store = try StoreFactory.open(config: config)
+        let engine: DeliveryEngine
+        do {
+            let assembly = try DeliveryAssembly(config: config, platforms: platforms)
+            var configuration = DeliveryEngine.Configuration(config.delivery)
+            configuration.claimRenewInterval = max(0.5, config.storage.claimLease / 3)
+            engine = DeliveryEngine(store: store, routes: assembly.routes, transport: assembly.transport,
+                                    configuration: configuration, metrics: metrics, log: log)
+        } catch {
+            store.close()
+            throw error
+        }
+        let service = PushService(store: store, configuration: .init(
+            limits: config.limits, requireSpaceRegistration: config.spaces.requireRegistration,
+            enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
+            deliveriesQueued: { engine.wake($0) }))
+        let routes = ServiceRoutes(service: service)
+        // Deliveries queued by another node (PostgreSQL) wake this node's lanes too.
+        store.onEnqueue { engine.wake(Set(Provider.allCases)) }
+        engine.start()
+        let shutdownTimeout = config.server.shutdownTimeout
+        return NodeBackend(handler: { routes.handle($0, caller: $1) },
+                           rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
+                           close: {
+                               engine.stop(timeout: shutdownTimeout)
+                               store.close()
+                           },
+                           providerHealth: { engine.health.snapshot }, service: service)
+    }
+}

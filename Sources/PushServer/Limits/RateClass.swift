@@ -1,7 +1,0 @@
-/// Which per-account budget a route draws from (see `RateLimitPolicy`).
-public enum RateClass: String, Sendable, CaseIterable {
-    /// Token, space and subscription routes.
-    case registration
-    /// `POST /v1/notify` and `/v1/notify/silent`.
-    case notify
-}

@@ -1,0 +1,95 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushStore
+
+extension PushService {
+    /// `POST /v1/notify`: checks, resolves the recipients (subscribers minus the caller), routes per
+    /// device, and queues one durable delivery each — answering only after the commit.
+    package func notify(_ request: NotifyRequest, caller: AccountID) throws -> NotifyResponse {
+        try request.validateShape()
+        try checkTopicCount(request.topics.count)
+        try checkMessage(request.message, caller: caller)
+        try verifySignatures(of: request.topics.enumerated().map { ($0.offset, $0.element) })
+        let refs = try permittedTopics(request.topics.map(\.ref), caller: caller)
+        let fanOut = FanOut(kind: request.effectiveKind, enabledPlatforms: configuration.enabledPlatforms,
+                            excludedAccount: caller.string)
+        return try enqueue(fanOut, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
+                           key: request.idempotencyKey, caller: caller, topics: refs)
+    }
+
+    /// `POST /v1/notify/silent`: only topics equal to the caller's account id are kept (others are
+    /// dropped silently); recipients include the caller, minus the sending device.
+    package func notifySilent(_ request: NotifySilentRequest, caller: AccountID) throws -> NotifyResponse {
+        try request.validateShape()
+        try checkTopicCount(request.topics.count)
+        if let deviceId = request.deviceId, !(1...128).contains(deviceId.count) {
+            throw APIError.invalid("deviceId", "deviceId must be 1–128 characters")
+        }
+        if let message = request.message { try checkMessage(message, caller: caller) }
+        let own = request.topics.enumerated().filter { $0.element.topic == caller.string }
+        try verifySignatures(of: own.map { ($0.offset, $0.element) })
+        let refs = try permittedTopics(own.map(\.element.ref), caller: caller)
+        let fanOut = FanOut(kind: .silent, enabledPlatforms: configuration.enabledPlatforms,
+                            excludedDevice: request.deviceId.map { (caller.string, $0) })
+        return try enqueue(fanOut, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
+                           key: request.idempotencyKey, caller: caller, topics: refs)
+    }
+
+    /// Size (413 `payload.too_large`) and the caller's signature (400 `message.signature_invalid`).
+    private func checkMessage(_ message: NotifyMessage, caller: AccountID) throws {
+        guard message.payload.count <= limits.maxPayloadBytes else {
+            throw APIError(status: 413, code: .payloadTooLarge,
+                           message: "the payload is over \(limits.maxPayloadBytes) bytes", field: "message.payload")
+        }
+        guard message.isSigned(by: caller) else {
+            throw APIError(status: 400, code: .messageSignatureInvalid,
+                           message: "message.signature is not the caller's signature of the payload", field: "message.signature")
+        }
+    }
+
+    /// Unique topics, without those of unregistered spaces when registration is required.
+    private func permittedTopics(_ refs: [TopicRef], caller: AccountID) throws -> [TopicRef] {
+        var unique = Array(Set(refs))
+        if configuration.requireSpaceRegistration && !unique.isEmpty {
+            let spaces = try store.spaces(ofAccount: caller.string)
+            unique.removeAll { !spaces.contains($0.spaceKey.string) }
+        }
+        return unique
+    }
+
+    /// The duplicate check, fan-out and the one-transaction write shared by both Notify forms.
+    private func enqueue(_ fanOut: FanOut, ttl: Int, message: NotifyMessage?, groupId: String?, key: IdempotencyKey,
+                         caller: AccountID, topics: [TopicRef]) throws -> NotifyResponse {
+        let now = clock()
+        let windowStart = now.addingTimeInterval(-Self.idempotencyWindow)
+        // Fast path: a retry is answered without a write. The write checks again.
+        if let first = try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) {
+            count { $0.notificationsDuplicate += 1 }
+            return NotifyResponse(id: first, duplicate: true)
+        }
+        let record = NotificationRecord(
+            id: Self.newNotificationID(), kind: fanOut.kind, keyId: message?.keyId, payload: message?.payload,
+            signature: message?.signature, groupId: groupId, createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+        let (outcome, queued) = try store.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key,
+                                                  duplicateSince: windowStart)
+        switch outcome {
+        case .accepted(let id):
+            count {
+                $0.notificationsAccepted += 1
+                $0.deliveriesQueued += queued
+            }
+            if queued > 0, let wake = configuration.deliveriesQueued {
+                // The providers that may have work (the store counts rows, not providers).
+                wake(Set(fanOut.enabledPlatforms.map(\.provider)))
+            }
+            return NotifyResponse(id: id, duplicate: false)
+        case .duplicate(let first):
+            count { $0.notificationsDuplicate += 1 }
+            return NotifyResponse(id: first, duplicate: true)
+        }
+    }
+
+    /// A random 128-bit id in lowercase hex.
+    static func newNotificationID() -> String { Hex.encode(SecureRandom.bytes(16)) }
+}

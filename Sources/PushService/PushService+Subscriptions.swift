@@ -1,0 +1,57 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushStore
+
+extension PushService {
+    /// `PUT /v1/subscriptions` (SubscribeAll): replaces the caller's whole set.
+    package func subscribeAll(_ request: SubscribeRequest, caller: AccountID) throws -> SubscriptionCountResponse {
+        let refs = try checkedTopics(request.topics, caller: caller)
+        return SubscriptionCountResponse(count: try withSubscriptionLimit {
+            try store.replaceSubscriptions(ofAccount: caller.string, with: refs, limit: limits.maxSubscriptions)
+        })
+    }
+
+    /// `POST /v1/subscriptions`: adds topics.
+    package func subscribe(_ request: SubscribeRequest, caller: AccountID) throws -> SubscriptionCountResponse {
+        let refs = try checkedTopics(request.topics, caller: caller)
+        return SubscriptionCountResponse(count: try withSubscriptionLimit {
+            try store.addSubscriptions(ofAccount: caller.string, refs, limit: limits.maxSubscriptions)
+        })
+    }
+
+    /// `POST /v1/subscriptions/remove`: no signatures needed to stop listening.
+    package func unsubscribe(_ request: UnsubscribeRequest, caller: AccountID) throws -> SubscriptionCountResponse {
+        try checkTopicCount(request.topics.count)
+        for (index, ref) in request.topics.enumerated() { try ref.validate(at: "topics[\(index)]") }
+        return SubscriptionCountResponse(count: try store.removeSubscriptions(ofAccount: caller.string, request.topics))
+    }
+
+    /// `GET /v1/subscriptions`.
+    package func subscriptions(caller: AccountID) throws -> SubscriptionsResponse {
+        SubscriptionsResponse(topics: try store.subscriptions(ofAccount: caller.string))
+    }
+
+    /// Shape, count, signatures and (when required) space registration of topics to subscribe to.
+    private func checkedTopics(_ topics: [Topic], caller: AccountID) throws -> [TopicRef] {
+        try checkTopicCount(topics.count)
+        for (index, topic) in topics.enumerated() { try topic.validateShape(at: "topics[\(index)]") }
+        try verifySignatures(of: Array(topics.enumerated().map { ($0.offset, $0.element) }))
+        if configuration.requireSpaceRegistration {
+            let spaces = try store.spaces(ofAccount: caller.string)
+            if let index = topics.firstIndex(where: { !spaces.contains($0.spaceKey.string) }) {
+                throw APIError.invalid("topics[\(index)].spaceKey", "topics[\(index)].spaceKey is not a registered space")
+            }
+        }
+        return topics.map(\.ref)
+    }
+
+    /// Answers a store's subscription limit as 400 `request.invalid_field` at `topics`.
+    private func withSubscriptionLimit(_ body: () throws -> Int) throws -> Int {
+        do {
+            return try body()
+        } catch StoreError.subscriptionLimitExceeded(let limit) {
+            throw APIError.invalid("topics", "an account holds at most \(limit) topics (limits.maxSubscriptions)")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import PushCrypto
+import PushProtocol
+import PushStore
+
+extension PushService {
+    /// `POST /v1/tokens`. The same platform, appId, environment and token always make the same
+    /// registration; registering it again replaces it, moving it to the caller if another account had it.
+    /// `admittingDisabledPlatform` stores a token of a platform without credentials instead of refusing
+    /// it with 409 (the any-sync door, PROTOCOL §8: its clients resend tokens every cycle).
+    package func setToken(_ request: SetTokenRequest, caller: AccountID,
+                         admittingDisabledPlatform: Bool = false) throws -> SetTokenResponse {
+        let normalized = try tokenRules.normalize(request, admittingDisabledPlatform: admittingDisabledPlatform)
+        let now = clock()
+        let id = normalized.registrationId(on: request.platform)
+        _ = try store.saveRegistration(Registration(
+            id: id, account: caller.string, deviceId: request.deviceId, platform: request.platform,
+            token: normalized.token, p256dh: normalized.p256dh, auth: normalized.auth, appId: normalized.appId,
+            environment: normalized.environment, createdAt: now, updatedAt: now))
+        return SetTokenResponse(registrationId: id)
+    }
+
+    /// `GET /v1/tokens`: never the tokens or keys.
+    package func listTokens(caller: AccountID) throws -> ListTokensResponse {
+        let registrations = try store.registrations(ofAccount: caller.string)
+        return ListTokensResponse(registrations: registrations.map { registration in
+            RegistrationSummary(
+                registrationId: registration.id, deviceId: registration.deviceId, platform: registration.platform,
+                appId: registration.appId, environment: registration.environment,
+                createdAt: Int64(registration.createdAt.timeIntervalSince1970.rounded(.down)),
+                updatedAt: Int64(registration.updatedAt.timeIntervalSince1970.rounded(.down)))
+        })
+    }
+
+    /// `POST /v1/tokens/revoke`: always succeeds, whether or not anything was registered.
+    package func revokeToken(_ request: RevokeTokenRequest, caller: AccountID) throws -> SuccessResponse {
+        switch request.target {
+        case .device(let deviceId):
+            try store.deleteRegistrations(ofAccount: caller.string, deviceId: deviceId)
+        case .token(let token, let platform):
+            let stored = platform.provider == .apns ? token.lowercased() : token
+            try store.deleteRegistrations(ofAccount: caller.string, platform: platform, token: stored)
+        }
+        return SuccessResponse()
+    }
+}

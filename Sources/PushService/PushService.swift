@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import PushCrypto
+import PushProtocol
+import PushNet
+import PushStore
+
+/// The node's operations, independent of the transport that decoded and authenticated the request
+/// (the HTTP API now, the any-sync door later). Every rule of PROTOCOL §3–§4 lives here; the store
+/// only persists.
+///
+/// Every method blocks the calling thread (store writes are group-committed) and may be called from
+/// many threads at once. Errors are `APIError`s, except failures of the store itself, which a
+/// transport answers as 500 `internal`.
+package final class PushService: Sendable {
+    package struct Configuration: Sendable {
+        package var limits: Limits
+        /// `spaces.requireRegistration`: topics of spaces the caller has not registered are refused at
+        /// subscribe and dropped at Notify.
+        package var requireSpaceRegistration: Bool
+        /// Platforms with credentials; registering a token for another is 409 `platform.disabled`.
+        package var enabledPlatforms: Set<Platform>
+        /// `webpush.allowPrivateEndpoints`: admits `http://` and private endpoint hosts.
+        package var allowPrivateEndpoints: Bool
+        /// Called after a Notify's deliveries are committed, with their providers: the delivery
+        /// engine's wakeup.
+        package var deliveriesQueued: (@Sendable (Set<Provider>) -> Void)?
+
+        package init(limits: Limits = .default, requireSpaceRegistration: Bool = false,
+                    enabledPlatforms: Set<Platform> = Set(Platform.allCases), allowPrivateEndpoints: Bool = false,
+                    deliveriesQueued: (@Sendable (Set<Provider>) -> Void)? = nil) {
+            self.limits = limits
+            self.requireSpaceRegistration = requireSpaceRegistration
+            self.enabledPlatforms = enabledPlatforms
+            self.allowPrivateEndpoints = allowPrivateEndpoints
+            self.deliveriesQueued = deliveriesQueued
+        }
+    }
+
+    /// How long a Notify's idempotency key answers duplicates.
+    package static let idempotencyWindow: TimeInterval = 24 * 3600
+
+    package let store: any PushStore
+    package let configuration: Configuration
+    let tokenRules: TokenRules
+    let topicSignatures: TopicSignatureCache
+    package let clock: @Sendable () -> Date
+    let counters = Mutex(Statistics())
+
+    package convenience init(store: any PushStore, configuration: Configuration) {
+        self.init(store: store, configuration: configuration, resolver: SystemHostResolver())
+    }
+
+    /// With a host resolver and a clock of the caller's choice (tests).
+    package init(store: any PushStore, configuration: Configuration, resolver: any HostResolving,
+         clock: @escaping @Sendable () -> Date = { Date() }, signatureCacheCapacity: Int = 65_536) {
+        self.store = store
+        self.configuration = configuration
+        self.tokenRules = TokenRules(
+            enabledPlatforms: configuration.enabledPlatforms,
+            endpointPolicy: WebPushEndpointPolicy(allowPrivateEndpoints: configuration.allowPrivateEndpoints,
+                                                  resolver: resolver))
+        self.topicSignatures = TopicSignatureCache(capacity: signatureCacheCapacity)
+        self.clock = clock
+    }
+
+    package var limits: Limits { configuration.limits }
+
+    /// Throws 400 `request.invalid_field` at `topics` past `limits.maxTopicsPerRequest`.
+    func checkTopicCount(_ count: Int) throws {
+        guard count <= limits.maxTopicsPerRequest else {
+            throw APIError.invalid("topics", "at most \(limits.maxTopicsPerRequest) topics per request")
+        }
+    }
+
+    /// Verifies every topic signature (through the cache); the first bad one fails the request with
+    /// 400 `topic.signature_invalid` naming it. `indices` are the topics' places in the request.
+    func verifySignatures(of topics: [(index: Int, topic: Topic)]) throws {
+        for (index, topic) in topics where !topicSignatures.isValid(topic) {
+            throw APIError(status: 400, code: .topicSignatureInvalid,
+                           message: "the signature of topics[\(index)] does not verify", field: "topics[\(index)].signature")
+        }
+    }
+}

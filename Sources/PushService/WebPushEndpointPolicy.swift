@@ -1,0 +1,41 @@
+import Foundation
+import PushProtocol
+import PushNet
+
+/// The rules for a Web Push endpoint URL (PROTOCOL §3): an absolute `https` URL (also `http` when
+/// private endpoints are allowed) whose host resolves only to publicly routable addresses.
+///
+/// The delivery engine re-checks the addresses at send time (DNS can change); this check refuses
+/// the obvious cases at registration.
+struct WebPushEndpointPolicy: Sendable {
+    var allowPrivateEndpoints: Bool
+    var resolver: any HostResolving
+
+    func check(_ endpoint: String) throws {
+        guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(),
+              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil
+        else { throw APIError.invalid("token", "token must be an absolute https URL") }
+        let schemes: Set<String> = allowPrivateEndpoints ? ["https", "http"] : ["https"]
+        guard schemes.contains(scheme) else { throw APIError.invalid("token", "token must be an absolute https URL") }
+        guard !allowPrivateEndpoints else { return }
+
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let addresses: [IPAddress]
+        if let literal = IPAddress(bareHost) {
+            addresses = [literal]
+        } else {
+            switch resolver.resolve(bareHost) {
+            case .addresses(let found): addresses = found
+            case .notFound: throw Self.notRoutable("the endpoint host does not resolve")
+            case .temporaryFailure: return  // cannot tell now; the send-time check decides
+            }
+        }
+        if addresses.contains(where: { !AddressClass.of($0).isPubliclyRoutable }) {
+            throw Self.notRoutable("the endpoint host resolves to a private or reserved address")
+        }
+    }
+
+    private static func notRoutable(_ message: String) -> APIError {
+        APIError(status: 400, code: .tokenEndpointNotRoutable, message: message, field: "token")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PushProtocol
+
+/// A claimed delivery with everything a gateway needs to send it.
+package struct OutboxEntry: Sendable, Equatable {
+    package var id: Int64
+    /// Attempts so far, including the one this claim starts.
+    package var attempts: Int
+    package var createdAt: Date
+    package var expiresAt: Date
+    package var notification: NotificationRecord
+    package var registration: Registration
+
+    package init(id: Int64, attempts: Int, createdAt: Date, expiresAt: Date, notification: NotificationRecord,
+                registration: Registration) {
+        self.id = id
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.notification = notification
+        self.registration = registration
+    }
+}
+
+/// The result of `PushStore.claimDue`.
+package struct OutboxClaim: Sendable, Equatable {
+    /// Claimed deliveries, oldest due first.
+    package var entries: [OutboxEntry]
+    /// Due rows deleted because their ttl had passed.
+    package var expired: Int
+    /// Due rows deleted because their registration was gone (pruned or revoked).
+    package var orphaned: Int
+
+    package init(entries: [OutboxEntry] = [], expired: Int = 0, orphaned: Int = 0) {
+        self.entries = entries
+        self.expired = expired
+        self.orphaned = orphaned
+    }
+}
+
+/// Queue depth and the oldest entry of one provider's outbox.
+package struct OutboxStatistics: Sendable, Equatable {
+    /// Rows queued or claimed.
+    package var depth: Int
+    /// When the oldest row was queued; `now - oldestCreatedAt` is the oldest-entry age.
+    package var oldestCreatedAt: Date
+
+    package init(depth: Int, oldestCreatedAt: Date) {
+        self.depth = depth
+        self.oldestCreatedAt = oldestCreatedAt
+    }
+}
+
+/// What `PushStore.purgeExpired` removed.
+package struct PurgeCounts: Sendable, Equatable {
+    package var idempotencyRecords: Int
+    package var notifications: Int
+    package var deliveries: Int
+
+    package init(idempotencyRecords: Int = 0, notifications: Int = 0, deliveries: Int = 0) {
+        self.idempotencyRecords = idempotencyRecords
+        self.notifications = notifications
+        self.deliveries = deliveries
+    }
+}
+
+/// Counters of the store's writer, for `/metrics`.
+package struct StoreStatistics: Sendable, Equatable {
+    /// Transactions committed.
+    package var commits = 0
+    /// Write requests run (each in its own savepoint).
+    package var writes = 0
+    /// Time spent running batches, commit included.
+    package var batchSeconds = 0.0
+    /// The most writes one commit held.
+    package var largestBatch = 0
+
+    package init() {}
+}
+
+/// Errors of a store, apart from the database's own.
+package enum StoreError: Error, Equatable, Sendable {
+    /// The store was closed.
+    case closed
+    /// The account would hold more than `limit` topics.
+    case subscriptionLimitExceeded(limit: Int)
+    /// The database file was written by a newer build.
+    case incompatibleSchema(found: Int, supported: Int)
+    /// The database rolled back a whole group commit on its own (I/O error, disk full); retry.
+    case transactionAborted
+    /// A stored value this build cannot read (e.g. an unknown platform name).
+    case corruptRecord(String)
+}

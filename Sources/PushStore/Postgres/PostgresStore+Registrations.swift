@@ -1,0 +1,77 @@
+import Foundation
+import PushProtocol
+
+extension PostgresStore {
+    static let registrationColumns =
+        "id, account, device_id, platform, token, p256dh, auth, app_id, environment, created_at, updated_at"
+
+    /// Reads a registration from columns `offset…offset+10` in `registrationColumns` order.
+    static func registration(_ row: PGRow, offset: Int32 = 0) throws -> Registration {
+        let platformName = row.text(offset + 3)
+        guard let platform = Platform(rawValue: platformName) else {
+            throw StoreError.corruptRecord("unknown platform \(platformName)")
+        }
+        return Registration(
+            id: row.text(offset), account: row.text(offset + 1), deviceId: row.text(offset + 2), platform: platform,
+            token: row.text(offset + 4), p256dh: try row.optionalBytes(offset + 5), auth: try row.optionalBytes(offset + 6),
+            appId: row.text(offset + 7), environment: row.text(offset + 8),
+            createdAt: Date(unixMilliseconds: row.int64(offset + 9)), updatedAt: Date(unixMilliseconds: row.int64(offset + 10)))
+    }
+
+    package func saveRegistration(_ registration: Registration) throws -> Registration {
+        let stored = registration.atStoragePrecision
+        // One statement: a same-account save keeps createdAt, another account's takes the row over.
+        let createdAt = try write { db -> Int64 in
+            let row = try db.query("""
+                INSERT INTO registrations (\(Self.registrationColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                ON CONFLICT (id) DO UPDATE SET
+                    created_at = CASE WHEN registrations.account = EXCLUDED.account
+                                      THEN registrations.created_at ELSE EXCLUDED.created_at END,
+                    account = EXCLUDED.account, device_id = EXCLUDED.device_id, platform = EXCLUDED.platform,
+                    token = EXCLUDED.token, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, app_id = EXCLUDED.app_id,
+                    environment = EXCLUDED.environment, updated_at = EXCLUDED.updated_at
+                RETURNING created_at
+                """, [.text(stored.id), .text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue),
+                      .text(stored.token), .optionalBytes(stored.p256dh), .optionalBytes(stored.auth), .text(stored.appId),
+                      .text(stored.environment), .integer(stored.createdAt.unixMilliseconds),
+                      .integer(stored.updatedAt.unixMilliseconds)])
+            // A device holds one token per platform and app: a new one replaces the rotated one.
+            try db.run("""
+                DELETE FROM registrations WHERE account = $1 AND device_id = $2 AND platform = $3 AND app_id = $4 AND id <> $5
+                """, [.text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue), .text(stored.appId),
+                      .text(stored.id)])
+            return row.row(0).int64(0)
+        }
+        var result = stored
+        result.createdAt = Date(unixMilliseconds: createdAt)
+        return result
+    }
+
+    package func registrations(ofAccount account: String) throws -> [Registration] {
+        try read { db in
+            try db.query("""
+                SELECT \(Self.registrationColumns) FROM registrations WHERE account = $1 ORDER BY created_at, id
+                """, [.text(account)]).rows.map { try Self.registration($0) }
+        }
+    }
+
+    package func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
+        try write { db in
+            try db.run("DELETE FROM registrations WHERE account = $1 AND device_id = $2", [.text(account), .text(deviceId)])
+        }
+    }
+
+    package func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int {
+        try write { db in
+            try db.run("DELETE FROM registrations WHERE account = $1 AND platform = $2 AND token = $3",
+                       [.text(account), .text(platform.rawValue), .text(token)])
+        }
+    }
+
+    package func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
+        try write { db in
+            try db.run("DELETE FROM registrations WHERE id = $1 AND updated_at <= $2",
+                       [.text(registrationId), .integer(notUpdatedAfter.unixMilliseconds)]) > 0
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import PushProtocol
+
+extension PostgresStore {
+    // MARK: Spaces
+
+    package func addSpace(_ spaceKey: String, account: String, at date: Date) throws {
+        try write { db in
+            try db.run("INSERT INTO spaces (account, space_key, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                       [.text(account), .text(spaceKey), .integer(date.unixMilliseconds)])
+        }
+    }
+
+    package func removeSpace(_ spaceKey: String, account: String) throws {
+        try write { db in
+            try Self.lockAccount(account, db: db)
+            try db.run("DELETE FROM spaces WHERE account = $1 AND space_key = $2", [.text(account), .text(spaceKey)])
+            try db.run("DELETE FROM subscriptions WHERE account = $1 AND space_key = $2", [.text(account), .text(spaceKey)])
+        }
+    }
+
+    package func spaces(ofAccount account: String) throws -> Set<String> {
+        try read { db in
+            Set(try db.query("SELECT space_key FROM spaces WHERE account = $1", [.text(account)]).rows.map { $0.text(0) })
+        }
+    }
+
+    // MARK: Subscriptions
+
+    package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
+        let unique = Array(Set(topics))
+        guard unique.count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+        return try write { db in
+            try Self.lockAccount(account, db: db)
+            try db.run("DELETE FROM subscriptions WHERE account = $1", [.text(account)])
+            try Self.insert(unique, account: account, db: db)
+            return unique.count
+        }
+    }
+
+    package func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
+        try write { db in
+            try Self.lockAccount(account, db: db)
+            try Self.insert(topics, account: account, db: db)
+            let count = try Self.count(account: account, db: db)
+            // Thrown inside the transaction: it is rolled back, so nothing was added.
+            guard count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+            return count
+        }
+    }
+
+    package func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
+        try write { db in
+            try Self.lockAccount(account, db: db)
+            try db.run("""
+                DELETE FROM subscriptions s USING unnest($2::text[], $3::text[]) AS t(space_key, topic)
+                WHERE s.account = $1 AND s.space_key = t.space_key AND s.topic = t.topic
+                """, [.text(account), .textArray(topics.map(\.spaceKey.string)), .textArray(topics.map(\.topic))])
+            return try Self.count(account: account, db: db)
+        }
+    }
+
+    package func subscriptions(ofAccount account: String) throws -> [TopicRef] {
+        try read { db in
+            // COLLATE "C": byte order, as the protocol (and SQLite's BINARY collation) sorts.
+            try db.query("""
+                SELECT space_key, topic FROM subscriptions WHERE account = $1
+                ORDER BY space_key COLLATE "C", topic COLLATE "C"
+                """, [.text(account)]).rows.map { row in
+                TopicRef(spaceKey: try SpaceKey(row.text(0)), topic: row.text(1))
+            }
+        }
+    }
+
+    package func recipients(of topics: [TopicRef]) throws -> [Recipient] {
+        let unique = Array(Set(topics))
+        guard !unique.isEmpty else { return [] }
+        return try read { db in
+            let rows = try db.query("""
+                SELECT DISTINCT r.id, r.account, r.device_id, r.platform
+                FROM unnest($1::text[], $2::text[]) AS t(space_key, topic)
+                JOIN subscriptions s ON s.space_key = t.space_key AND s.topic = t.topic
+                JOIN registrations r ON r.account = s.account
+                """, [.textArray(unique.map(\.spaceKey.string)), .textArray(unique.map(\.topic))]).rows
+            return rows.compactMap { row -> Recipient? in
+                guard let platform = Platform(rawValue: row.text(3)) else { return nil }
+                return Recipient(registrationId: row.text(0), account: row.text(1), deviceId: row.text(2), platform: platform)
+            }
+        }
+    }
+
+    /// Serializes the subscription writes of one account across nodes (the limit check counts after
+    /// inserting), for the length of the transaction.
+    private static func lockAccount(_ account: String, db: PGConnection) throws {
+        try db.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("subscriptions/" + account)])
+    }
+
+    private static func insert(_ topics: [TopicRef], account: String, db: PGConnection) throws {
+        guard !topics.isEmpty else { return }
+        try db.run("""
+            INSERT INTO subscriptions (account, space_key, topic)
+            SELECT $1, space_key, topic FROM unnest($2::text[], $3::text[]) AS t(space_key, topic)
+            ON CONFLICT DO NOTHING
+            """, [.text(account), .textArray(topics.map(\.spaceKey.string)), .textArray(topics.map(\.topic))])
+    }
+
+    private static func count(account: String, db: PGConnection) throws -> Int {
+        try db.query("SELECT count(*) FROM subscriptions WHERE account = $1", [.text(account)]).row(0).int(0)
+    }
+}

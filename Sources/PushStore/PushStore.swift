@@ -1,0 +1,102 @@
+import Foundation
+import PushProtocol
+
+/// Persistence of the push node: registrations, spaces, subscriptions, notifications with their
+/// idempotency records, and the durable outbox the delivery engine drains.
+///
+/// Every method blocks the calling thread and is safe to call from many threads at once. A method
+/// that writes returns only after its change is committed. Accounts are account-id strings and
+/// space keys base58 strings; nothing here is specific to one database.
+package protocol PushStore: AnyObject, Sendable {
+    // MARK: Registrations
+
+    /// Inserts or replaces the registration with `registration.id`, moving it to `registration.account`
+    /// when another account held it (its `createdAt` then restarts). The same device's older registration
+    /// for the same platform and app (a rotated token) is removed. Returns what was stored.
+    func saveRegistration(_ registration: Registration) throws -> Registration
+    /// The account's registrations, oldest first.
+    func registrations(ofAccount account: String) throws -> [Registration]
+    /// Removes every registration of one device of the account; returns how many.
+    @discardableResult
+    func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int
+    /// Removes the account's registrations of `token` on `platform` (any app or environment).
+    @discardableResult
+    func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int
+
+    // MARK: Spaces
+
+    func addSpace(_ spaceKey: String, account: String, at date: Date) throws
+    /// Removes the space and the account's subscriptions in it.
+    func removeSpace(_ spaceKey: String, account: String) throws
+    /// The space keys the account registered.
+    func spaces(ofAccount account: String) throws -> Set<String>
+
+    // MARK: Subscriptions
+
+    /// Replaces the account's whole set; returns the count after. Throws
+    /// `StoreError.subscriptionLimitExceeded` (and changes nothing) past `limit`.
+    func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int
+    /// Adds topics; returns the count after. Throws `StoreError.subscriptionLimitExceeded` past `limit`.
+    func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int
+    /// Removes topics; returns the count after.
+    func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int
+    /// The account's topics in `(spaceKey, topic)` byte order.
+    func subscriptions(ofAccount account: String) throws -> [TopicRef]
+    /// Every registration of every account subscribed to any of `topics`, each once.
+    func recipients(of topics: [TopicRef]) throws -> [Recipient]
+
+    // MARK: Notifications
+
+    /// The id of the notification `caller` had accepted under `key` at or after `since`, if any.
+    func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String?
+    /// In one transaction: unless `caller` had a notification accepted under `key` at or after
+    /// `duplicateSince` (then `.duplicate` and nothing is written), records the key, stores the
+    /// notification once and one outbox row per delivery.
+    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
+                 duplicateSince: Date) throws -> EnqueueOutcome
+    /// The same, with the deliveries resolved by the store: every registration of every account
+    /// subscribed to any of `topics` that `fanOut` admits, with its call routing. Returns the
+    /// outcome and how many deliveries were queued. A default implementation (recipients, then
+    /// `enqueue`) is in an extension; a store may do it inside its write transaction instead.
+    func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
+                 caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int)
+
+    // MARK: Outbox (the delivery engine)
+
+    /// Claims up to `limit` due deliveries of `provider` (oldest due first) for the store's lease time,
+    /// counting an attempt on each. Rows past their expiry and rows whose registration is gone are
+    /// deleted on the way and counted in the claim. A claim that is neither completed nor rescheduled
+    /// before its lease ends becomes due again (a crashed sender).
+    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim
+    /// Deletes finished deliveries (delivered, rejected, expired or dead).
+    func complete(_ entryIDs: [Int64]) throws
+    /// Returns a claimed delivery to the queue, due at `date`.
+    func reschedule(_ entryID: Int64, at date: Date) throws
+    /// Extends the claims on `entryIDs` to a full lease from `now`, for sends still in flight (call it
+    /// well within the lease, e.g. every third of it). Rows no longer held by this node (completed, or
+    /// claimed by another node after the lease lapsed) are left alone; returns the ids still held.
+    @discardableResult
+    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64>
+    /// Registers `handler` to be called after new outbox rows were committed — by this process, or
+    /// (PostgreSQL) by any node on the database — so idle delivery workers wake without polling. A
+    /// hint only: workers still sweep on a timer for retries that come due and lapsed leases.
+    func onEnqueue(_ handler: @escaping @Sendable () -> Void)
+    /// Deletes a dead registration unless it was registered again after `notUpdatedAfter`; its
+    /// queued deliveries are dropped when claimed. Returns whether it was deleted.
+    @discardableResult
+    func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool
+    /// Queue depth and oldest entry per provider (providers with an empty queue are absent).
+    func outboxStatistics() throws -> [Provider: OutboxStatistics]
+    /// Deletes idempotency records older than 24 h before `now` and queued deliveries past their ttl
+    /// (with their notification once it has no delivery left). Works in bounded batches: call it
+    /// periodically (e.g. every minute), or again while it returns non-zero counts.
+    @discardableResult
+    func purgeExpired(now: Date) throws -> PurgeCounts
+
+    // MARK: Lifecycle
+
+    /// Commit counts and latency, for `/metrics`.
+    func statistics() -> StoreStatistics
+    /// Finishes queued writes and closes; later calls throw `StoreError.closed`.
+    func close()
+}

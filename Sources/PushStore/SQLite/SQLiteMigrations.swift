@@ -1,0 +1,98 @@
+/// The SQLite schema as an ordered list of migrations. `PRAGMA user_version` records how many have
+/// been applied; opening a store applies the rest in one transaction, so a crash mid-migration
+/// leaves the previous version intact. Never edit a shipped migration: append a new one.
+///
+/// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
+enum SQLiteMigrations {
+    static let all: [String] = [version1]
+
+    static var latestVersion: Int { all.count }
+
+    /// Applies the missing migrations. Throws when the file is newer than this build.
+    static func apply(on connection: SQLiteConnection) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let current = try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+            guard current <= latestVersion else {
+                throw StoreError.incompatibleSchema(found: current, supported: latestVersion)
+            }
+            for version in current..<latestVersion {
+                try connection.execute(all[version])
+                try connection.execute("PRAGMA user_version = \(version + 1)")
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    static let version1 = """
+        CREATE TABLE registrations (
+            id          TEXT PRIMARY KEY,      -- registrationId (32 lowercase hex)
+            account     TEXT NOT NULL,
+            deviceId    TEXT NOT NULL,
+            platform    TEXT NOT NULL,
+            token       TEXT NOT NULL,
+            p256dh      BLOB,
+            auth        BLOB,
+            appId       TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            createdAt   INTEGER NOT NULL,
+            updatedAt   INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX registrations_by_account ON registrations(account, deviceId);
+
+        CREATE TABLE spaces (
+            account   TEXT NOT NULL,
+            spaceKey  TEXT NOT NULL,
+            createdAt INTEGER NOT NULL,
+            PRIMARY KEY (account, spaceKey)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE subscriptions (
+            account  TEXT NOT NULL,
+            spaceKey TEXT NOT NULL,
+            topic    TEXT NOT NULL,
+            PRIMARY KEY (account, spaceKey, topic)
+        ) WITHOUT ROWID;
+        CREATE INDEX subscriptions_by_topic ON subscriptions(spaceKey, topic, account);
+
+        CREATE TABLE idempotency (
+            caller         TEXT NOT NULL,
+            key            BLOB NOT NULL,      -- message signature, or SHA-256 of canonical topics
+            notificationId TEXT NOT NULL,
+            createdAt      INTEGER NOT NULL,
+            PRIMARY KEY (caller, key)
+        ) WITHOUT ROWID;
+        CREATE INDEX idempotency_by_age ON idempotency(createdAt);
+
+        -- A notification is stored once; `pending` counts its outbox rows, and it is deleted with the last one.
+        CREATE TABLE notifications (
+            seq       INTEGER PRIMARY KEY,
+            id        TEXT NOT NULL,           -- the package id (x-any-id)
+            kind      TEXT NOT NULL,
+            keyId     TEXT,
+            payload   BLOB,
+            signature BLOB,
+            groupId   TEXT,
+            createdAt INTEGER NOT NULL,
+            expiresAt INTEGER NOT NULL,
+            pending   INTEGER NOT NULL
+        );
+
+        -- One row per delivery. state 0 = queued, 1 = claimed; while claimed, nextAttemptAt is the lease end.
+        CREATE TABLE outbox (
+            id            INTEGER PRIMARY KEY,
+            notification  INTEGER NOT NULL,    -- notifications.seq
+            registration  TEXT NOT NULL,       -- registrations.id (may be gone: pruned or revoked)
+            provider      TEXT NOT NULL,
+            attempts      INTEGER NOT NULL DEFAULT 0,
+            state         INTEGER NOT NULL DEFAULT 0,
+            nextAttemptAt INTEGER NOT NULL,
+            createdAt     INTEGER NOT NULL,
+            expiresAt     INTEGER NOT NULL
+        );
+        CREATE INDEX outbox_due ON outbox(provider, nextAttemptAt);
+        """
+}

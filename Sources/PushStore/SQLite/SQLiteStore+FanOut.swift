@@ -1,0 +1,85 @@
+import Foundation
+import PushProtocol
+
+extension SQLiteStore {
+    /// Resolves the recipients and writes one outbox row per delivery with a single
+    /// `INSERT … SELECT` inside the write transaction: no recipient rows cross into Swift, and the
+    /// per-row cost is SQLite's own. Selects exactly what `FanOut.deliveries(to:)` chooses (the
+    /// Swift tests compare the two on the same data).
+    package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
+                        caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int) {
+        let unique = Array(Set(topics))
+        let platforms = Platform.allCases.filter(fanOut.enabledPlatforms.contains)
+        let fanOutSQL = Self.fanOutSQL(topics: unique.count, platforms: platforms, kind: fanOut.kind)
+        let created = notification.createdAt.unixMilliseconds
+        let expires = notification.expiresAt.unixMilliseconds
+        var values: [SQLiteValue] = [
+            .integer(0), .integer(created), .integer(expires), .optionalText(fanOut.excludedAccount),
+            .optionalText(fanOut.excludedDevice?.account), .optionalText(fanOut.excludedDevice?.deviceId),
+        ]
+        for ref in unique { values += [.text(ref.spaceKey.string), .text(ref.topic)] }
+        values += platforms.map { .text($0.rawValue) }
+        let parameters = values
+        let result = try write { db -> (EnqueueOutcome, deliveries: Int) in
+            if let first = try db.queryFirst(
+                "SELECT notificationId FROM idempotency WHERE caller = ? AND key = ? AND createdAt >= ?",
+                [.text(caller), .blob(key.bytes), .integer(duplicateSince.unixMilliseconds)], { $0.text(0) }) {
+                return (.duplicate(first), 0)
+            }
+            // REPLACE: a record older than the window may still be there until the next purge.
+            try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
+                       [.text(caller), .blob(key.bytes), .text(notification.id), .integer(created)])
+            guard !unique.isEmpty, !platforms.isEmpty else { return (.accepted(notification.id), 0) }
+            try db.run("""
+                INSERT INTO notifications (id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+                """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
+                      .optionalBlob(notification.payload), .optionalBlob(notification.signature),
+                      .optionalText(notification.groupId), .integer(created), .integer(expires)])
+            let seq = db.lastInsertRowID
+            var bound = parameters
+            bound[0] = .integer(seq)
+            let queued = try db.run(fanOutSQL, bound)
+            if queued == 0 {
+                try db.run("DELETE FROM notifications WHERE seq = ?", [.integer(seq)])
+            } else {
+                try db.run("UPDATE notifications SET pending = ? WHERE seq = ?", [.int(queued), .integer(seq)])
+            }
+            return (.accepted(notification.id), queued)
+        }
+        if case .accepted = result.0, result.deliveries > 0 { hooks.fire() }
+        return result
+    }
+
+    /// Parameters: ?1 notification seq, ?2 now (ms), ?3 expiry (ms), ?4 excluded account,
+    /// ?5/?6 excluded (account, deviceId), then a (spaceKey, topic) pair per topic from ?7, then the
+    /// enabled platforms. Call routing: `apns_voip` gets calls only, and a device with an enabled
+    /// `apns_voip` registration gets a call there only.
+    static func fanOutSQL(topics: Int, platforms: [Platform], kind: NotifyKind) -> String {
+        let providerOf = Platform.allCases.map { "WHEN '\($0.rawValue)' THEN '\($0.provider.rawValue)'" }.joined(separator: " ")
+        // Numbered throughout: a bare `?` would take the number after the largest one parsed so far.
+        let pairs = (0..<topics).map { "(?\(7 + 2 * $0), ?\(8 + 2 * $0))" }.joined(separator: ", ")
+        let enabled = (0..<platforms.count).map { "?\(7 + 2 * topics + $0)" }.joined(separator: ", ")
+        let voip = Platform.apnsVoip.rawValue
+        var routing: String
+        switch kind {
+        case .message, .silent:
+            routing = "AND r.platform <> '\(voip)'"
+        case .call:
+            routing = platforms.contains(.apnsVoip) ? """
+                AND (r.platform = '\(voip)' OR NOT EXISTS (SELECT 1 FROM registrations v
+                     WHERE v.account = r.account AND v.deviceId = r.deviceId AND v.platform = '\(voip)'))
+                """ : ""
+        }
+        return """
+            INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
+            SELECT ?1, r.id, CASE r.platform \(providerOf) END, ?2, ?2, ?3
+            FROM registrations r
+            WHERE r.account IN (SELECT s.account FROM subscriptions s WHERE (s.spaceKey, s.topic) IN (VALUES \(pairs)))
+              AND r.platform IN (\(enabled))
+              AND r.account IS NOT ?4
+              AND NOT (r.account IS ?5 AND r.deviceId IS ?6)
+              \(routing)
+            """
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PushProtocol
+
+extension SQLiteStore {
+    /// How long an idempotency record answers duplicates (PROTOCOL §4).
+    static let idempotencyWindow: TimeInterval = 24 * 3600
+
+    package func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
+        try read { db in
+            try Self.accepted(caller: caller, key: key, since: since, db: db)
+        }
+    }
+
+    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
+                        duplicateSince: Date) throws -> EnqueueOutcome {
+        let outcome = try write { db -> EnqueueOutcome in
+            if let first = try Self.accepted(caller: caller, key: key, since: duplicateSince, db: db) {
+                return .duplicate(first)
+            }
+            let created = notification.createdAt.unixMilliseconds
+            let expires = notification.expiresAt.unixMilliseconds
+            // REPLACE: a record older than the window may still be there until the next purge.
+            try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
+                       [.text(caller), .blob(key.bytes), .text(notification.id), .integer(created)])
+            guard !deliveries.isEmpty else { return .accepted(notification.id) }
+            try db.run("""
+                INSERT INTO notifications (id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
+                      .optionalBlob(notification.payload), .optionalBlob(notification.signature),
+                      .optionalText(notification.groupId), .integer(created), .integer(expires), .int(deliveries.count)])
+            let seq = db.lastInsertRowID
+            let insert = try db.statement("""
+                INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            for delivery in deliveries {
+                try insert.execute([.integer(seq), .text(delivery.registrationId), .text(delivery.provider.rawValue),
+                                    .integer(created), .integer(created), .integer(expires)])
+            }
+            return .accepted(notification.id)
+        }
+        if case .accepted = outcome, !deliveries.isEmpty { hooks.fire() }
+        return outcome
+    }
+
+    /// Most rows of each kind one purge deletes, so the writer (and every request waiting on it) is
+    /// never held for long; a backlog is worked off over successive calls.
+    static let purgeBatch = 10_000
+
+    package func purgeExpired(now: Date) throws -> PurgeCounts {
+        let nowMs = now.unixMilliseconds
+        let horizon = now.addingTimeInterval(-Self.idempotencyWindow).unixMilliseconds
+        return try write { db in
+            var counts = PurgeCounts()
+            counts.idempotencyRecords = try db.run("""
+                DELETE FROM idempotency WHERE (caller, key) IN
+                    (SELECT caller, key FROM idempotency WHERE createdAt < ? LIMIT \(Self.purgeBatch))
+                """, [.integer(horizon)])
+            // Expired queued rows are due rows (a retry is never scheduled past the ttl), so the due index
+            // finds them; claimDue drops them too, this covers providers nobody claims for.
+            for provider in Provider.allCases {
+                let expired = try db.query("""
+                    SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(Self.purgeBatch)
+                    """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }
+                for id in expired where try Self.deleteEntry(id, db: db) {
+                    counts.notifications += 1
+                }
+                counts.deliveries += expired.count
+            }
+            return counts
+        }
+    }
+
+    private static func accepted(caller: String, key: IdempotencyKey, since: Date, db: SQLiteConnection) throws -> String? {
+        try db.queryFirst("SELECT notificationId FROM idempotency WHERE caller = ? AND key = ? AND createdAt >= ?",
+                          [.text(caller), .blob(key.bytes), .integer(since.unixMilliseconds)]) { $0.text(0) }
+    }
+}

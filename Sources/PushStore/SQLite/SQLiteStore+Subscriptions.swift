@@ -1,0 +1,99 @@
+import Foundation
+import PushProtocol
+
+extension SQLiteStore {
+    // MARK: Spaces
+
+    package func addSpace(_ spaceKey: String, account: String, at date: Date) throws {
+        try write { db in
+            try db.run("INSERT OR IGNORE INTO spaces (account, spaceKey, createdAt) VALUES (?, ?, ?)",
+                       [.text(account), .text(spaceKey), .integer(date.unixMilliseconds)])
+        }
+    }
+
+    package func removeSpace(_ spaceKey: String, account: String) throws {
+        try write { db in
+            try db.run("DELETE FROM spaces WHERE account = ? AND spaceKey = ?", [.text(account), .text(spaceKey)])
+            try db.run("DELETE FROM subscriptions WHERE account = ? AND spaceKey = ?", [.text(account), .text(spaceKey)])
+        }
+    }
+
+    package func spaces(ofAccount account: String) throws -> Set<String> {
+        try read { db in
+            Set(try db.query("SELECT spaceKey FROM spaces WHERE account = ?", [.text(account)]) { $0.text(0) })
+        }
+    }
+
+    // MARK: Subscriptions
+
+    package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
+        let unique = Array(Set(topics))
+        guard unique.count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+        return try write { db in
+            try db.run("DELETE FROM subscriptions WHERE account = ?", [.text(account)])
+            try Self.insert(unique, account: account, db: db)
+            return unique.count
+        }
+    }
+
+    package func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
+        try write { db in
+            try Self.insert(topics, account: account, db: db)
+            let count = try Self.count(account: account, db: db)
+            // Thrown inside the job: its savepoint is rolled back, so nothing was added.
+            guard count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+            return count
+        }
+    }
+
+    package func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
+        try write { db in
+            for ref in topics {
+                try db.run("DELETE FROM subscriptions WHERE account = ? AND spaceKey = ? AND topic = ?",
+                           [.text(account), .text(ref.spaceKey.string), .text(ref.topic)])
+            }
+            return try Self.count(account: account, db: db)
+        }
+    }
+
+    package func subscriptions(ofAccount account: String) throws -> [TopicRef] {
+        try read { db in
+            try db.query("SELECT spaceKey, topic FROM subscriptions WHERE account = ? ORDER BY spaceKey, topic",
+                         [.text(account)]) { row in
+                TopicRef(spaceKey: try SpaceKey(row.text(0)), topic: row.text(1))
+            }
+        }
+    }
+
+    package func recipients(of topics: [TopicRef]) throws -> [Recipient] {
+        try read { db in
+            var seen = Set<String>()
+            var recipients: [Recipient] = []
+            for ref in Set(topics) {
+                let rows = try db.query("""
+                    SELECT r.id, r.account, r.deviceId, r.platform
+                    FROM subscriptions s JOIN registrations r ON r.account = s.account
+                    WHERE s.spaceKey = ? AND s.topic = ?
+                    """, [.text(ref.spaceKey.string), .text(ref.topic)]) { row -> Recipient? in
+                    guard let platform = Platform(rawValue: row.text(3)) else { return nil }
+                    return Recipient(registrationId: row.text(0), account: row.text(1), deviceId: row.text(2), platform: platform)
+                }
+                for case let recipient? in rows where seen.insert(recipient.registrationId).inserted {
+                    recipients.append(recipient)
+                }
+            }
+            return recipients
+        }
+    }
+
+    private static func insert(_ topics: [TopicRef], account: String, db: SQLiteConnection) throws {
+        for ref in topics {
+            try db.run("INSERT OR IGNORE INTO subscriptions (account, spaceKey, topic) VALUES (?, ?, ?)",
+                       [.text(account), .text(ref.spaceKey.string), .text(ref.topic)])
+        }
+    }
+
+    private static func count(account: String, db: SQLiteConnection) throws -> Int {
+        try db.queryFirst("SELECT count(*) FROM subscriptions WHERE account = ?", [.text(account)]) { $0.int(0) } ?? 0
+    }
+}

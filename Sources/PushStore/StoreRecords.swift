@@ -1,0 +1,94 @@
+import Foundation
+import PushProtocol
+
+/// A device token registration as stored.
+package struct Registration: Sendable, Equatable {
+    package var id: String
+    package var account: String
+    package var deviceId: String
+    package var platform: Platform
+    /// The FCM/APNs token or Web Push endpoint. A secret: never log it in full.
+    package var token: String
+    package var p256dh: [UInt8]?
+    package var auth: [UInt8]?
+    package var appId: String
+    package var environment: String
+    package var createdAt: Date
+    package var updatedAt: Date
+
+    package init(id: String, account: String, deviceId: String, platform: Platform, token: String,
+                p256dh: [UInt8]? = nil, auth: [UInt8]? = nil, appId: String, environment: String,
+                createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.account = account
+        self.deviceId = deviceId
+        self.platform = platform
+        self.token = token
+        self.p256dh = p256dh
+        self.auth = auth
+        self.appId = appId
+        self.environment = environment
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What recipient resolution and call routing need of a registration (no token, no keys).
+package struct Recipient: Sendable, Hashable {
+    package var registrationId: String
+    package var account: String
+    package var deviceId: String
+    package var platform: Platform
+
+    package init(registrationId: String, account: String, deviceId: String, platform: Platform) {
+        self.registrationId = registrationId
+        self.account = account
+        self.deviceId = deviceId
+        self.platform = platform
+    }
+}
+
+/// A notification as stored once for all its deliveries.
+package struct NotificationRecord: Sendable, Equatable {
+    /// The public id (`x-any-id`, the Notify answer's `id`).
+    package var id: String
+    package var kind: NotifyKind
+    package var keyId: String?
+    package var payload: [UInt8]?
+    package var signature: [UInt8]?
+    package var groupId: String?
+    package var createdAt: Date
+    /// `createdAt + ttl`: no delivery is attempted after it.
+    package var expiresAt: Date
+
+    package init(id: String, kind: NotifyKind, keyId: String? = nil, payload: [UInt8]? = nil, signature: [UInt8]? = nil,
+                groupId: String? = nil, createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.kind = kind
+        self.keyId = keyId
+        self.payload = payload
+        self.signature = signature
+        self.groupId = groupId
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One delivery to queue: a registration through its provider.
+package struct Delivery: Sendable, Hashable {
+    package var registrationId: String
+    package var provider: Provider
+
+    package init(registrationId: String, provider: Provider) {
+        self.registrationId = registrationId
+        self.provider = provider
+    }
+}
+
+/// The answer of `PushStore.enqueue`.
+package enum EnqueueOutcome: Sendable, Equatable {
+    /// Stored; the notification's id.
+    case accepted(String)
+    /// Already accepted within the window: the first notification's id; nothing was written.
+    case duplicate(String)
+}
