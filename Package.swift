@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "PushNode", dependencies: [
             "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery", "PushStore",
             "PushMetrics", "PushNet", "HTTPClient", "PushCrypto", "PushProtocol", "PushSupport"]),
-        .target(name: "PushClient", dependencies: ["PushCrypto", "PushProtocol", "HTTPClient"]),
+        .target(name: "PushClient", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "HTTPClient"]),
         .executableTarget(
             name: "pushnode",
             dependencies: ["PushNode", "PushConfig", "PushAnySync", "PushEngine", "PushDelivery", "PushStore", "PushSupport",

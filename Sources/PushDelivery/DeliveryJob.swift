@@ -11,7 +11,7 @@ package struct DeliveryJob: Sendable, Equatable {
     /// The Notify `id`, sent as `x-any-id` so a device can drop a duplicate.
     package var notificationId: String
     package var registration: Registration
-    package var kind: DeliveryKind
+    package var kind: NotifyKind
     /// The sealed message, when the Notify carried one (always for `message`).
     package var message: SealedMessage?
     /// The collapse key (`x-any-group-id`, `collapse_key`, `apns-collapse-id`, `thread-id`, `Topic`).
@@ -23,7 +23,7 @@ package struct DeliveryJob: Sendable, Equatable {
     /// Tries already made before the current one (0 on the first send).
     package var attempts: Int
 
-    package init(outboxId: Int64, notificationId: String, registration: Registration, kind: DeliveryKind,
+    package init(outboxId: Int64, notificationId: String, registration: Registration, kind: NotifyKind,
                 message: SealedMessage?, groupId: String?, createdAt: Date, expiresAt: Date, attempts: Int = 0) {
         self.outboxId = outboxId
         self.notificationId = notificationId

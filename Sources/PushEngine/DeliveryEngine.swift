@@ -93,15 +93,17 @@ package final class DeliveryEngine: Sendable {
 
     package func start() {
         lanes.values.forEach { $0.start() }
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + configuration.purgeInterval, repeating: configuration.purgeInterval)
-        timer.setEventHandler { [store, clock, log] in
-            do { _ = try store.purgeExpired(now: clock()) } catch {
-                log("level=error event=outbox_purge error=\(LogSink.quoted(String(describing: error)))")
+        purgeTimer.withLock { slot in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + configuration.purgeInterval, repeating: configuration.purgeInterval)
+            timer.setEventHandler { [store = self.store, clock = self.clock, log = self.log] in
+                do { _ = try store.purgeExpired(now: clock()) } catch {
+                    log("level=error event=outbox_purge error=\(LogSink.quoted(String(describing: error)))")
+                }
             }
+            timer.resume()
+            slot = timer
         }
-        timer.resume()
-        purgeTimer.withLock { $0 = timer }
     }
 
     /// Deliveries were queued for `providers`: their lanes claim now rather than at the next poll.

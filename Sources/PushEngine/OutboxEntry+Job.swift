@@ -20,17 +20,7 @@ extension OutboxEntry {
                 registrationId: registration.id, platform: registration.platform, token: registration.token,
                 p256dh: registration.p256dh.map { Base64.encodeURL($0) }, auth: registration.auth.map { Base64.encodeURL($0) },
                 appId: registration.appId, environment: registration.environment),
-            kind: DeliveryKind(record.kind), message: message, groupId: record.groupId,
+            kind: record.kind, message: message, groupId: record.groupId,
             createdAt: createdAt, expiresAt: expiresAt, attempts: max(0, attempts - 1))
-    }
-}
-
-extension DeliveryKind {
-    package init(_ kind: NotifyKind) {
-        switch kind {
-        case .message: self = .message
-        case .silent: self = .silent
-        case .call: self = .call
-        }
     }
 }

@@ -17,11 +17,11 @@ package enum TestPush {
         package var p256dh: String?
         package var auth: String?
         package var environment: String
-        package var kind: DeliveryKind
+        package var kind: NotifyKind
         package var ttl: Int
 
         package init(platform: Platform, token: String, p256dh: String? = nil, auth: String? = nil,
-                    environment: String = "", kind: DeliveryKind = .message, ttl: Int = 60) {
+                    environment: String = "", kind: NotifyKind = .message, ttl: Int = 60) {
             self.platform = platform
             self.token = token
             self.p256dh = p256dh

@@ -59,7 +59,7 @@ final class StateFileSource: NotifySettingsSource {
         var chats: [String: [ChatNotifySetting]?] = [:]
     }
 
-    private let current = Mutex(Resolved())
+    private let current = Protected(Resolved())
 
     /// Derives each space's push key; throws for a bad metadata key (the state is then not used).
     func update(_ state: ClientState) throws {
@@ -84,17 +84,5 @@ final class StateFileSource: NotifySettingsSource {
     func chats(inSpace spaceKey: String) async throws -> [ChatNotifySetting] {
         guard let listing = current.withLock({ $0.chats[spaceKey] }), let chats = listing else { throw Unavailable() }
         return chats
-    }
-}
-
-/// A lock around a value (the CLI's own; PushClient's is internal).
-final class Mutex<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

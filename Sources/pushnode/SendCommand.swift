@@ -15,9 +15,9 @@ func runSend(_ args: Arguments) throws {
         throw CLIError("--platform must be one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     let token = try args.required("token")
-    var kind = DeliveryKind.message
+    var kind = NotifyKind.message
     if let name = args.options["kind"] {
-        guard let parsed = DeliveryKind(rawValue: name) else { throw CLIError("--kind must be message, silent or call") }
+        guard let parsed = NotifyKind(rawValue: name) else { throw CLIError("--kind must be message, silent or call") }
         kind = parsed
     }
     var ttl = 60

@@ -45,19 +45,9 @@ import PushProtocol
         #expect(DataKeys.size(of: [("ab", "cd"), ("é", "")]) == 6)
     }
 
-    @Test func callRoutingPrefersPushKit() {
-        let iphone: Set<Platform> = [.apns, .apnsVoip, .ios]
-        #expect(DeliveryKind.call.platforms(reaching: iphone) == [.apnsVoip])
-        #expect(DeliveryKind.message.platforms(reaching: iphone) == [.apns, .ios])
-        #expect(DeliveryKind.silent.platforms(reaching: iphone) == [.apns, .ios])
-        #expect(DeliveryKind.call.platforms(reaching: [.apns, .ios]) == [.apns, .ios])
-        #expect(DeliveryKind.call.platforms(reaching: [.android, .webpush]) == [.android, .webpush])
-        #expect(DeliveryKind.message.platforms(reaching: [.apnsVoip]) == [])
-    }
-
     @Test func kindsMapToUrgencyAndCollapse() {
-        #expect(DeliveryKind.allCases.map(\.isUrgent) == [true, false, true])
-        #expect(DeliveryKind.allCases.map(\.collapses) == [true, false, false])
-        #expect(DeliveryKind.allCases.map(\.dataType) == ["normal", "silent", "call"])
+        #expect(NotifyKind.allCases.map(\.isUrgent) == [true, false, true])
+        #expect(NotifyKind.allCases.map(\.collapses) == [true, false, false])
+        #expect(NotifyKind.allCases.map(\.dataType) == ["normal", "silent", "call"])
     }
 }

@@ -44,7 +44,7 @@ enum Fixtures {
         }
     }
 
-    static func job(_ platform: Platform, _ kind: DeliveryKind = .message, groupId: String? = Fixtures.groupId,
+    static func job(_ platform: Platform, _ kind: NotifyKind = .message, groupId: String? = Fixtures.groupId,
                     withMessage: Bool? = nil, ttl: TimeInterval = 3600, attempts: Int = 0,
                     environment: String = "", outboxId: Int64 = 42) -> DeliveryJob {
         DeliveryJob(

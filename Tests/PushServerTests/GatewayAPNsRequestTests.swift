@@ -136,7 +136,7 @@ import PushProtocol
     /// and a UUID notification id, the largest sealed payload an alert can carry is 2685 bytes —
     /// below `limits.maxPayloadBytes`' default of 2816, so such a push is refused before sending.
     @Test func payloadLimits() throws {
-        func job(payloadBytes: Int, _ platform: Platform = .apns, _ kind: DeliveryKind = .message) -> DeliveryJob {
+        func job(payloadBytes: Int, _ platform: Platform = .apns, _ kind: NotifyKind = .message) -> DeliveryJob {
             var job = Fixtures.job(platform, kind, groupId: String(repeating: "f", count: 64))
             job.message?.payload = Data(repeating: 0xab, count: payloadBytes).base64EncodedString()
             return job

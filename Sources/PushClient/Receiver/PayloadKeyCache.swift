@@ -1,4 +1,5 @@
 import PushCrypto
+import PushSupport
 
 /// The receiver's `keyId → payload key` map (any's cache contract): append-only — a key is never
 /// evicted on rotation, because a late push still carries the old `keyId`. Thread-safe.
@@ -6,7 +7,7 @@ import PushCrypto
 /// In an app this mirrors the OS keystore copy the notification extension reads; this type is the
 /// in-process form.
 public final class PayloadKeyCache: Sendable {
-    private let keys = Locked<[String: [UInt8]]>([:])
+    private let keys = Protected<[String: [UInt8]]>([:])
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushSupport
 import PushCrypto
 import PushProtocol
 
@@ -12,8 +13,8 @@ final class SenderCore: Sendable {
     private let capabilities: CapabilitiesCache
     private let clock: any PushClock
     private let log: PushLog
-    private let state: Locked<State>
-    private let worker = Locked<Task<Void, Never>?>(nil)
+    private let state: Protected<State>
+    private let worker = Protected<Task<Void, Never>?>(nil)
 
     private struct State {
         var queue: BoundedQueue<SendJob>
@@ -43,7 +44,7 @@ final class SenderCore: Sendable {
         self.capabilities = capabilities
         self.clock = clock
         self.log = log
-        self.state = Locked(State(queue: BoundedQueue(capacity: configuration.queueCapacity)))
+        self.state = Protected(State(queue: BoundedQueue(capacity: configuration.queueCapacity)))
     }
 
     func start() {

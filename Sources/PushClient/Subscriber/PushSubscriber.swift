@@ -1,4 +1,5 @@
 import PushCrypto
+import PushSupport
 import PushProtocol
 
 /// The device side of the node for one account: token registration, space registration, and the
@@ -46,7 +47,7 @@ public final class PushSubscriber: Sendable {
     private let retry: RetryPolicy
     private let clock: any PushClock
     private let log: PushLog
-    private let background = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    private let background = Protected<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
     /// - Parameters:
     ///   - accountID: the account the transport signs for.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPClient
+import PushSupport
 
 /// Exchanges a signed assertion for an OAuth access token (RFC 7523 JWT-bearer grant): a seam,
 /// so the token cache is tested without HTTP.
@@ -38,14 +39,14 @@ package struct HTTPOAuthTokenEndpoint: OAuthTokenEndpoint {
         let request = ClientRequest(method: "POST", url: tokenURI,
                                     headers: [("content-type", "application/x-www-form-urlencoded")],
                                     body: Array(body.utf8), timeout: .seconds(30))
-        let result = Box()
+        let result = Protected<Result<ClientResponse, TransportError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         client.send(request) { outcome in
-            result.set(outcome)
+            result.withLock { $0 = outcome }
             done.signal()
         }
         done.wait()
-        switch result.get() {
+        switch result.withLock({ $0 }) {
         case .failure(let error):
             throw OAuthExchangeError(description: "token endpoint: \(error.code)")
         case .success(let response):
@@ -83,12 +84,5 @@ package struct HTTPOAuthTokenEndpoint: OAuthTokenEndpoint {
             }
         }
         return out
-    }
-
-    private final class Box: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<ClientResponse, TransportError>?
-        func set(_ v: Result<ClientResponse, TransportError>) { lock.lock(); value = v; lock.unlock() }
-        func get() -> Result<ClientResponse, TransportError>? { lock.lock(); defer { lock.unlock() }; return value }
     }
 }

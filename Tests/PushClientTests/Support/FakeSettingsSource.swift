@@ -1,4 +1,5 @@
 @testable import PushClient
+import PushSupport
 
 /// Notify settings held in memory; spaces or a space's chats can be made to fail.
 final class FakeSettingsSource: NotifySettingsSource, @unchecked Sendable {
@@ -11,7 +12,7 @@ final class FakeSettingsSource: NotifySettingsSource, @unchecked Sendable {
         var spacesFail = false
     }
 
-    private let state = Locked(State())
+    private let state = Protected(State())
 
     func setSpace(_ signer: any TopicSigner, mode: NotifyMode?, chats: [ChatNotifySetting]) {
         state.withLock { s in
@@ -53,7 +54,7 @@ final class FakeSettingsSource: NotifySettingsSource, @unchecked Sendable {
 
 /// Log lines captured for assertions.
 final class LogLines: @unchecked Sendable {
-    private let lines = Locked<[String]>([])
+    private let lines = Protected<[String]>([])
     var log: PushLog { PushLog { line in self.lines.withLock { $0.append(line) } } }
-    var all: [String] { lines.current }
+    var all: [String] { lines.withLock { $0 } }
 }

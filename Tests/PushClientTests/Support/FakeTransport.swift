@@ -1,5 +1,6 @@
 import Foundation
 @testable import PushClient
+import PushSupport
 
 /// A scripted node: answers per `METHOD path` are taken from a queue, then from a default.
 /// Records every call with its virtual time.
@@ -38,7 +39,7 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
         var heldCalls: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Locked(State())
+    private let state = Protected(State())
     private let clock: TestClock?
 
     /// A node that accepts everything: capabilities with the default limits, Notify `duplicate: false`.

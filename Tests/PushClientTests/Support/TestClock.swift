@@ -1,5 +1,6 @@
 import Foundation
 @testable import PushClient
+import PushSupport
 
 /// Virtual time for tests. `autoAdvance`: every sleep returns at once after moving the clock
 /// forward by its duration (a single worker's retries then run instantly, at exact virtual times).
@@ -22,7 +23,7 @@ final class TestClock: PushClock, @unchecked Sendable {
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Locked(State())
+    private let state = Protected(State())
     let autoAdvance: Bool
 
     init(autoAdvance: Bool = true) { self.autoAdvance = autoAdvance }

@@ -1,0 +1,28 @@
+import PushProtocol
+
+/// What a delivery is for is the Notify's kind (`message`: shown, high priority; `silent`: never
+/// shown, low priority; `call`: high priority, never delivered after its ring window). The kind
+/// picks priority, push type and the `x-any-type` data key.
+extension NotifyKind {
+
+    /// The value of the `x-any-type` data key (PROTOCOL §5): the any apps know `normal`,
+    /// not `message`; a call keeps `call` even where it is shown as an alert.
+    package var dataType: String {
+        switch self {
+        case .message: return "normal"
+        case .silent: return "silent"
+        case .call: return "call"
+        }
+    }
+
+    /// Whether the provider should wake the device at once (FCM HIGH, APNs 10, `Urgency: high`).
+    package var isUrgent: Bool { self != .silent }
+
+    /// Whether a pending push of this kind may be replaced by a newer one of the same group
+    /// (FCM `collapse_key`, `apns-collapse-id`, Web Push `Topic`).
+    ///
+    /// Only messages collapse: a silent "read" or a call ring that shared a message's collapse
+    /// key would replace the message's still-undelivered notification, and a ring must not be
+    /// swallowed by a later message.
+    package var collapses: Bool { self == .message }
+}
