@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 /// The engine's next step for a delivery after one try (see `RetryPolicy.decide`).
 package enum DeliveryDecision: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import PushConfig
 import PushDelivery
 import PushEngine
+import PushProtocol
 import PushStore
 import PushSupport
 

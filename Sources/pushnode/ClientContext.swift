@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PushClient
 import PushCrypto
+import PushProtocol
 import PushDelivery
 
 /// What every `pushnode client` command that talks to a node shares: `--node URL` (default the
@@ -22,7 +23,7 @@ struct ClientContext {
 
     /// A subscriber for this account (revokes are not retried in the background: a CLI exits).
     var subscriber: PushSubscriber {
-        PushSubscriber(transport: transport, accountID: accountID, retry: RetryPolicy(maxAttempts: 1))
+        PushSubscriber(transport: transport, accountID: accountID, retry: RetryPolicy.fixed(attempts: 1))
     }
 
     /// The space push key from `--space-metadata-key HEX` (32-byte seed or 64-byte Go form).

@@ -31,7 +31,7 @@ enum ClientReconcileCommand {
                                     tickInterval: args.switches.contains("once") ? nil : .seconds(tick), log: log,
                                     onPass: { pass in log.event("reconcile_pass", describe(pass).map { ($0.key, "\($0.value)") }.sorted { $0.0 < $1.0 }) })
         let subscriber = PushSubscriber(transport: transport, accountID: accountID, reconciler: reconciler,
-                                        retry: RetryPolicy(maxAttempts: 1), log: log)
+                                        retry: RetryPolicy.fixed(attempts: 1), log: log)
 
         if args.switches.contains("once") {
             if let token = state.token { try register(token, subscriber) }

@@ -95,7 +95,7 @@ import Testing
     @Test func theSenderPublishesAndTwoReadsOfOneChatAreBothAccepted() async throws {
         let running = try RunningNode()
         let sender = PushSender(transport: try running.transport(), account: Fixtures.account,
-                                configuration: .init(retry: RetryPolicy(maxAttempts: 1), deviceId: "dev1"))
+                                configuration: .init(retry: RetryPolicy.fixed(attempts: 1), deviceId: "dev1"))
         sender.chatMessage(space: Self.space, chat: Fixtures.chat,
                            message: OutgoingMessage(id: "m1", text: String(repeating: "世", count: 3000)), mentions: [Fixtures.bob])
         sender.chatRead(space: Self.space, chat: Fixtures.chat)

@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 import Testing
 @testable import PushClient
 

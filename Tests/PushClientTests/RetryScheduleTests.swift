@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PushClient
+import PushProtocol
 
 @Suite struct RetryScheduleTests {
     let now = TestClock.epoch
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: [500, 502, 503, 504, 429])
     func retriesServerErrorsAndRateLimits(status: Int) {
-        var schedule = RetrySchedule(policy: RetryPolicy(maxAttempts: 2, interval: .seconds(3)))
+        var schedule = RetrySchedule(policy: RetryPolicy.fixed(attempts: 2, interval: .seconds(3)))
         #expect(schedule.record(.transient(status: status, retryAfter: nil), now: now) == .retry(after: .seconds(3)))
         #expect(schedule.record(.transient(status: status, retryAfter: nil), now: now) == .giveUp(.exhausted(last: status)))
     }
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func retryAfterLongerThanTheCapGivesUp() {
-        var schedule = RetrySchedule(policy: RetryPolicy(maxRetryAfter: .seconds(60)))
+        var schedule = RetrySchedule(policy: RetryPolicy.fixed(maxRetryAfter: .seconds(60)))
         #expect(schedule.record(.transient(status: 429, retryAfter: "61"), now: now) == .giveUp(.retryAfterTooLong(.seconds(61))))
         #expect(RetrySchedule.GiveUpReason.retryAfterTooLong(.seconds(61)).name == "rate_limited")
     }

@@ -28,15 +28,6 @@ import Testing
         #expect(lines.all == [#"event=push_failed kind=message reason=rejected note="two words" q="a\"b" e="""#])
     }
 
-    @Test func retryAfterParsing() {
-        let now = TestClock.epoch
-        #expect(RetryAfter.delay(nil, now: now) == nil)
-        #expect(RetryAfter.delay(" 12 ", now: now) == .seconds(12))
-        #expect(RetryAfter.delay("99999999999999999999999", now: now) == nil)
-        #expect(RetryAfter.delay("Tue, 14 Nov 2023 22:13:21 GMT", now: now) == .seconds(1))
-        #expect(RetryAfter.delay("yesterday", now: now) == nil)
-    }
-
     @Test func nodeResponseHeadersAreCaseInsensitive() {
         let response = NodeResponse(status: 429, headers: ["Retry-After": "3"])
         #expect(response.header("retry-after") == "3")

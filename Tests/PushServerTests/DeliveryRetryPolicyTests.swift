@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import Testing
 @testable import PushAnySync
 @testable import PushConfig

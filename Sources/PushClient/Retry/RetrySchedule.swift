@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 /// The retry state machine of one request (STYLE §4): feed it each try's outcome, it answers what
 /// to do next. A value with no clock of its own — `now` is passed in, for `Retry-After` dates.
@@ -39,7 +40,7 @@ public struct RetrySchedule: Sendable, Equatable {
     /// Tries made so far.
     public private(set) var attempts = 0
 
-    public init(policy: RetryPolicy = .default) { self.policy = policy }
+    public init(policy: RetryPolicy = .fixed()) { self.policy = policy }
 
     /// Records the outcome of the try just made and returns what to do next.
     public mutating func record(_ outcome: AttemptOutcome, now: Date) -> Action {
@@ -50,12 +51,15 @@ public struct RetrySchedule: Sendable, Equatable {
         case let .rejected(status, apiCode):
             return .giveUp(.rejected(status: status, apiCode: apiCode))
         case let .transient(status, retryAfter):
-            guard attempts < policy.maxAttempts else { return .giveUp(.exhausted(last: status)) }
+            guard attempts < policy.attempts else { return .giveUp(.exhausted(last: status)) }
+            let backoff = Self.duration(policy.backoff(afterFailures: attempts))
             guard status == 429 || status == 503, let asked = RetryAfter.delay(retryAfter, now: now) else {
-                return .retry(after: policy.interval)
+                return .retry(after: backoff)
             }
-            if asked > policy.maxRetryAfter { return .giveUp(.retryAfterTooLong(asked)) }
-            return .retry(after: asked)
+            if let limit = policy.maxRetryAfter, asked > limit { return .giveUp(.retryAfterTooLong(Self.duration(asked))) }
+            return .retry(after: Self.duration(asked))
         }
     }
+
+    private static func duration(_ seconds: TimeInterval) -> Duration { .milliseconds(Int64((seconds * 1000).rounded(.up))) }
 }

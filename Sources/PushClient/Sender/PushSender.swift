@@ -28,7 +28,7 @@ public final class PushSender: Sendable {
         /// (see `ProviderPayloadLimit`). nil budgets to the node's limit alone.
         public var providerPayloadLimit: Int?
 
-        public init(queueCapacity: Int = 1000, retry: RetryPolicy = .default, deviceId: String? = nil,
+        public init(queueCapacity: Int = 1000, retry: RetryPolicy = .fixed(), deviceId: String? = nil,
                     ringWindow: Duration = .seconds(45),
                     providerPayloadLimit: Int? = ProviderPayloadLimit.everyProvider) {
             self.queueCapacity = max(1, queueCapacity)

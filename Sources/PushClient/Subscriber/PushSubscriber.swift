@@ -54,7 +54,7 @@ public final class PushSubscriber: Sendable {
     ///   - reconciler: told about token changes (`.tokenChanged`) when given.
     ///   - retry: the background revoke schedule.
     public init(transport: any NodeTransport, accountID: String, reconciler: Reconciler? = nil,
-                retry: RetryPolicy = .default, clock: any PushClock = SystemPushClock(), log: PushLog = .none) {
+                retry: RetryPolicy = .fixed(), clock: any PushClock = SystemPushClock(), log: PushLog = .none) {
         self.transport = transport
         self.accountID = accountID
         self.reconciler = reconciler

@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 extension APNsGateway {
     /// Classifies an APNs answer (`{"reason": …, "timestamp": …}` on errors;

@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 extension FCMGateway {
     /// Shortest wait after `QUOTA_EXCEEDED`, whatever `Retry-After` says (PROVIDERS.md).

@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 extension WebPushGateway {
     /// Wait after a 429 without `Retry-After` (PROVIDERS.md).

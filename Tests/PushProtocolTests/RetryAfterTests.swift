@@ -1,18 +1,9 @@
 import Foundation
 import Testing
-@testable import PushAnySync
-@testable import PushConfig
-@testable import PushDelivery
-@testable import PushEngine
-@testable import PushHTTP
-@testable import PushMetrics
-@testable import PushNet
-@testable import PushNode
-@testable import PushService
-@testable import PushStore
-@testable import PushSupport
+@testable import PushProtocol
 
-@Suite struct DeliveryRetryAfterTests {
+/// The one `Retry-After` parser, shared by the delivery gateways and PushClient.
+@Suite struct RetryAfterTests {
     let now = Date(timeIntervalSince1970: 784_111_700)
 
     @Test func delaySeconds() {

@@ -4,10 +4,10 @@ import Foundation
 ///
 /// - SeeAlso: RFC 9110 §10.2.3 (Retry-After) and §5.6.7 (HTTP-date: IMF-fixdate, and the
 ///   obsolete RFC 850 and asctime forms a recipient must accept).
-package enum RetryAfter {
+public enum RetryAfter {
     /// Seconds to wait from `now`; nil when the header is absent or unreadable. A date in the
     /// past gives 0.
-    package static func delay(_ value: String?, now: Date) -> TimeInterval? {
+    public static func delay(_ value: String?, now: Date) -> TimeInterval? {
         guard let value else { return nil }
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
@@ -19,7 +19,7 @@ package enum RetryAfter {
     }
 
     /// Parses an HTTP-date in any of its three forms (always GMT).
-    package static func httpDate(_ text: String) -> Date? {
+    public static func httpDate(_ text: String) -> Date? {
         let tokens = text.split(separator: " ").map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let day: Int, month: Int, year: Int, time: Substring
         switch tokens.count {
