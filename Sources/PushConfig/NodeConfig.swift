@@ -1,7 +1,6 @@
 import PushProtocol
 import PushNet
 import PushService
-import PushStore
 import PushSupport
 
 /// The node's configuration: every key of PROTOCOL §7 with its default, plus the `rateLimits`

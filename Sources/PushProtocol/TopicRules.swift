@@ -29,11 +29,4 @@ public enum TopicRules {
         let bytes = keyId.utf8
         return bytes.count == 64 && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
-
-    /// Checks a text field's length in characters and throws `request.invalid_field` at `path`.
-    static func checkLength(_ value: String, _ range: ClosedRange<Int>, at path: String) throws {
-        guard range.contains(value.count) else {
-            throw APIError.invalid(path, "\(path) must be \(range.lowerBound)–\(range.upperBound) characters")
-        }
-    }
 }

@@ -3,7 +3,6 @@ import Foundation
 import PushClient
 import PushCrypto
 import PushProtocol
-import PushDelivery
 
 /// What every `pushnode client` command that talks to a node shares: `--node URL` (default the
 /// node's own default address), `--ca-file PEM`, and `--account FILE` (a 0600 hex seed file).

@@ -2,7 +2,6 @@ import Foundation
 import PushClient
 import PushCrypto
 import PushProtocol
-import PushDelivery
 import PushSupport
 
 /// `pushnode client reconcile --state FILE --account FILE [--node URL] [--ca-file PEM]

@@ -8,11 +8,6 @@ extension KeyedDecodingContainer {
         return try Self.bytes(text, key: key, in: self, decoder: Base64.decode, what: "standard base64")
     }
 
-    func decodeBase64IfPresent(forKey key: Key) throws -> [UInt8]? {
-        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-        return try Self.bytes(text, key: key, in: self, decoder: Base64.decode, what: "standard base64")
-    }
-
     /// base64url, padding tolerated (Web Push keys).
     func decodeBase64URLIfPresent(forKey key: Key) throws -> [UInt8]? {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
