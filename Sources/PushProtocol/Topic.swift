@@ -45,7 +45,7 @@ public struct Topic: Hashable, Sendable, Codable {
 }
 
 /// An unsigned `(spaceKey, topic)` pair: what a subscription holds.
-public struct TopicRef: Hashable, Sendable, Codable, Comparable {
+public struct TopicRef: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     public var spaceKey: SpaceKey
     public var topic: String
 
@@ -53,6 +53,8 @@ public struct TopicRef: Hashable, Sendable, Codable, Comparable {
         self.spaceKey = spaceKey
         self.topic = topic
     }
+
+    public var description: String { "\(spaceKey)/\(topic)" }
 
     /// Checks the topic rules (1–256 bytes UTF-8, no control characters) at `path`.
     public func validate(at path: String) throws {

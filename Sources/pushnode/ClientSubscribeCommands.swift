@@ -23,7 +23,7 @@ enum ClientSubscribeCommands {
             let chats = try args.values("chat").map(parseChat)
             let desired = SubscriptionPlan.spaceTopics(me: me, spaceMode: mode, chats: chats)
             result = try blocking {
-                let held = try await subscriber.subscriptions().filter { $0.spaceKey == space.spaceKey }.map(\.topic)
+                let held = try await subscriber.subscriptions().filter { $0.spaceKey.string == space.spaceKey }.map(\.topic)
                 let stale = held.filter { !desired.contains($0) }
                 var count = -1
                 if !stale.isEmpty { count = try await subscriber.unsubscribe(stale, in: space) }

@@ -118,7 +118,7 @@ import Testing
         let pass = await reconciler.reconcile(.start)
         #expect(pass.result == .subscribed(count: 1, added: 1, removed: 0))
         let held = try await PushSubscriber(transport: transport, accountID: AnyCompatVector.accountId).subscriptions()
-        #expect(held == [TopicRef(spaceKey: AnyCompatVector.spaceKey, topic: ChatTopics.mention(chatId: "c1", identity: AnyCompatVector.accountId))])
+        #expect(held == [TopicRef(space: AnyCompatVector.spaceKey, topic: ChatTopics.mention(chatId: "c1", identity: AnyCompatVector.accountId))])
         #expect(await reconciler.reconcile(.tick).result == .unchanged(count: 1))
     }
 

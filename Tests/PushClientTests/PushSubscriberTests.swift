@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 import Testing
 @testable import PushClient
 
@@ -94,8 +95,8 @@ import Testing
     @Test func subscriptionsListsTheNodesSet() async throws {
         let node = FakeTransport(clock: clock)
         let s = AnyCompatVector.spaceKey
-        node.setSubscriptions([TopicRef(spaceKey: s, topic: "chats"), TopicRef(spaceKey: s, topic: "A")])
-        #expect(try await subscriber(node).subscriptions() == [TopicRef(spaceKey: s, topic: "A"), TopicRef(spaceKey: s, topic: "chats")])
+        node.setSubscriptions([TopicRef(space: s, topic: "chats"), TopicRef(space: s, topic: "A")])
+        #expect(try await subscriber(node).subscriptions() == [TopicRef(space: s, topic: "A"), TopicRef(space: s, topic: "chats")])
     }
 
     @Test func webPushKeysThatAreNotBase64URLAreRefusedBeforeSending() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 import Testing
 @testable import PushClient
 
@@ -16,7 +17,7 @@ import Testing
     }
 
     func refs(_ topics: [String], in spaceKey: String? = nil) -> Set<TopicRef> {
-        Set(topics.map { TopicRef(spaceKey: spaceKey ?? key, topic: $0) })
+        Set(topics.map { TopicRef(space: spaceKey ?? key, topic: $0) })
     }
 
     @Test func firstPassReadsTheNodeAndSubscribesOnlyWhenTheSetDiffers() async throws {
@@ -78,7 +79,7 @@ import Testing
         #expect(pass.result == .unchanged(count: 2))
         #expect(pass.fallbacks == [key: .lastKnownGood])
         #expect(node.subscriptions == held)
-        #expect(!node.subscriptions.contains(TopicRef(spaceKey: key, topic: "chats")))
+        #expect(!node.subscriptions.contains(TopicRef(space: key, topic: "chats")))
         #expect(lines.all.contains("event=reconcile_fallback space_key=\(key) using=last_known_good"))
     }
 

@@ -1,10 +1,13 @@
+import PushProtocol
 import Testing
 @testable import PushClient
 
 /// Every row of ANY-COMPAT "Subscriber topic set from notifyMode".
 @Suite struct SubscriptionPlanTests {
     static let me = "AMe"
-    static let space = "SpaceKey1"
+    static let space = TestSpaceKeys.string("SpaceKey1")
+    static let s1 = TestSpaceKeys.string("S1")
+    static let s2 = TestSpaceKeys.string("S2")
     static let a = ChatTopics.groupId(chatId: "chatA")
     static let b = ChatTopics.groupId(chatId: "chatB")
 
@@ -55,7 +58,7 @@ import Testing
     func topicsFollowTheModes(row: Row) {
         let plan = SubscriptionPlan.desiredTopics(
             me: Self.me, spaces: [SpaceNotifyState(spaceKey: Self.space, mode: row.spaceMode, chats: .listed(row.chats))])
-        #expect(plan.topics == Set(row.expected.map { TopicRef(spaceKey: Self.space, topic: $0) }))
+        #expect(plan.topics == Set(row.expected.map { TopicRef(space: Self.space, topic: $0) }))
         #expect(plan.sources == [Self.space: .listed])
         #expect(plan.lastKnownGood == [Self.space: row.chats])
     }
@@ -71,20 +74,20 @@ import Testing
         let plan = SubscriptionPlan.desiredTopics(
             me: Self.me, spaces: [SpaceNotifyState(spaceKey: Self.space, mode: .all, chats: .unavailable)],
             lastKnownGood: [Self.space: known])
-        #expect(plan.topics == [TopicRef(spaceKey: Self.space, topic: "chats/\(Self.b)"),
-                                TopicRef(spaceKey: Self.space, topic: "chats/\(Self.b)/\(Self.me)")])
-        #expect(!plan.topics.contains(TopicRef(spaceKey: Self.space, topic: "chats")), "never bulk: chatA stays muted")
+        #expect(plan.topics == [TopicRef(space: Self.space, topic: "chats/\(Self.b)"),
+                                TopicRef(space: Self.space, topic: "chats/\(Self.b)/\(Self.me)")])
+        #expect(!plan.topics.contains(TopicRef(space: Self.space, topic: "chats")), "never bulk: chatA stays muted")
         #expect(plan.sources == [Self.space: .lastKnownGood])
         #expect(plan.lastKnownGood == [Self.space: known])
     }
 
     @Test func enumerationFailureWithoutLastKnownGoodLeavesTheSpaceAsTheNodeHoldsIt() {
-        let held: Set<TopicRef> = [TopicRef(spaceKey: Self.space, topic: "chats/\(Self.b)"),
-                                   TopicRef(spaceKey: "Other", topic: "chats")]
+        let held: Set<TopicRef> = [TopicRef(space: Self.space, topic: "chats/\(Self.b)"),
+                                   TopicRef(space: TestSpaceKeys.string("Other"), topic: "chats")]
         let plan = SubscriptionPlan.desiredTopics(
             me: Self.me, spaces: [SpaceNotifyState(spaceKey: Self.space, mode: .all, chats: .unavailable)],
             current: held)
-        #expect(plan.topics == [TopicRef(spaceKey: Self.space, topic: "chats/\(Self.b)")], "no bulk topics added, other spaces not copied")
+        #expect(plan.topics == [TopicRef(space: Self.space, topic: "chats/\(Self.b)")], "no bulk topics added, other spaces not copied")
         #expect(plan.sources == [Self.space: .keptCurrent])
         #expect(plan.lastKnownGood.isEmpty)
 
@@ -96,11 +99,11 @@ import Testing
     @Test func spacesAreIndependentAndForgottenSpacesLeaveTheMemory() {
         let plan = SubscriptionPlan.desiredTopics(
             me: Self.me,
-            spaces: [SpaceNotifyState(spaceKey: "S1", mode: .mentions, chats: .listed([.init(chatId: "chatA")])),
-                     SpaceNotifyState(spaceKey: "S2", mode: nil, chats: .listed([.init(chatId: "chatA", mode: .mentions)]))],
+            spaces: [SpaceNotifyState(spaceKey: Self.s1, mode: .mentions, chats: .listed([.init(chatId: "chatA")])),
+                     SpaceNotifyState(spaceKey: Self.s2, mode: nil, chats: .listed([.init(chatId: "chatA", mode: .mentions)]))],
             lastKnownGood: ["Gone": [.init(chatId: "x")]])
-        #expect(plan.topics == [TopicRef(spaceKey: "S1", topic: Self.me),
-                                TopicRef(spaceKey: "S2", topic: "chats/\(Self.a)/\(Self.me)")])
-        #expect(Set(plan.lastKnownGood.keys) == ["S1", "S2"])
+        #expect(plan.topics == [TopicRef(space: Self.s1, topic: Self.me),
+                                TopicRef(space: Self.s2, topic: "chats/\(Self.a)/\(Self.me)")])
+        #expect(Set(plan.lastKnownGood.keys) == [Self.s1, Self.s2])
     }
 }

@@ -102,7 +102,7 @@ public final class PushSubscriber: Sendable {
     /// The topics the node holds for this account.
     public func subscriptions() async throws(PushClientError) -> [TopicRef] {
         let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: SubscriptionsResponse.self)
-        return list.topics.map { TopicRef(spaceKey: $0.spaceKey.string, topic: $0.topic) }.sorted()
+        return list.topics.sorted()
     }
 
     /// Adds topics of one space to the account's set (`POST /v1/subscriptions`); returns the count
@@ -118,7 +118,7 @@ public final class PushSubscriber: Sendable {
     @discardableResult
     public func unsubscribe(_ topics: [String], in space: any TopicSigner) async throws(PushClientError) -> Int {
         let key = try space.wireSpaceKey()
-        let body = UnsubscribeRequest(topics: topics.map { PushProtocol.TopicRef(spaceKey: key, topic: $0) })
+        let body = UnsubscribeRequest(topics: topics.map { TopicRef(spaceKey: key, topic: $0) })
         return try await NodeCall.send(transport, "POST", "/v1/subscriptions/remove", body: WireJSON.encode(body),
                                        as: SubscriptionCountResponse.self).count
     }

@@ -154,7 +154,7 @@ public actor Reconciler {
         let signers = Dictionary(spaces.map { ($0.spaceKey, $0.signer) }, uniquingKeysWith: { first, _ in first })
         var signed: [Topic] = []
         for ref in plan.topics.sorted() {
-            guard let signer = signers[ref.spaceKey] else { continue }
+            guard let signer = signers[ref.spaceKey.string] else { continue }
             signed += try signer.signedTopics([ref.topic])
         }
         let requests = try await upload(signed)
@@ -169,7 +169,7 @@ public actor Reconciler {
 
     private func readNodeTopics() async throws(PushClientError) -> Set<TopicRef> {
         let list = try await NodeCall.send(transport, "GET", "/v1/subscriptions", as: SubscriptionsResponse.self)
-        return Set(list.topics.map { TopicRef(spaceKey: $0.spaceKey.string, topic: $0.topic) })
+        return Set(list.topics)
     }
 
     /// SubscribeAll: PUT the first `maxTopicsPerRequest` topics (replacing the set), POST the rest.

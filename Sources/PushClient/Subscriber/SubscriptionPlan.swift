@@ -1,3 +1,5 @@
+import PushProtocol
+
 /// The topic set an account should hold, from its notify modes (ANY-COMPAT "Subscriber topic set
 /// from notifyMode"). Pure.
 ///
@@ -40,6 +42,11 @@ public enum SubscriptionPlan {
         var remembered: [String: [ChatNotifySetting]] = [:]
         var sources: [String: Source] = [:]
         for space in spaces {
+            // A key that is not base58 of 32 bytes can hold no topic on a node: nothing to keep.
+            guard let key = try? SpaceKey(space.spaceKey) else {
+                sources[space.spaceKey] = .keptCurrent
+                continue
+            }
             let chats: [ChatNotifySetting]
             switch space.chats {
             case .listed(let listed):
@@ -52,13 +59,13 @@ public enum SubscriptionPlan {
                     remembered[space.spaceKey] = known
                     sources[space.spaceKey] = .lastKnownGood
                 } else {
-                    topics.formUnion(current.filter { $0.spaceKey == space.spaceKey })
+                    topics.formUnion(current.filter { $0.spaceKey == key })
                     sources[space.spaceKey] = .keptCurrent
                     continue
                 }
             }
             for topic in spaceTopics(me: me, spaceMode: space.mode, chats: chats) {
-                topics.insert(TopicRef(spaceKey: space.spaceKey, topic: topic))
+                topics.insert(TopicRef(spaceKey: key, topic: topic))
             }
         }
         return Resolution(topics: topics, lastKnownGood: remembered, sources: sources)

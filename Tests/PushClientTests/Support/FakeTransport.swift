@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 @testable import PushClient
 import PushSupport
 
@@ -74,11 +75,11 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
 
     /// The topics the fake node holds (after the default subscription answers).
     var subscriptions: Set<TopicRef> {
-        state.withLock { Set($0.subscriptions.map { TopicRef(spaceKey: $0.spaceKey, topic: $0.topic) }) }
+        state.withLock { Set($0.subscriptions.map { TopicRef(space: $0.spaceKey, topic: $0.topic) }) }
     }
 
     func setSubscriptions(_ topics: Set<TopicRef>) {
-        state.withLock { $0.subscriptions = topics.map { WireTopic(spaceKey: $0.spaceKey, topic: $0.topic, signature: "") } }
+        state.withLock { $0.subscriptions = topics.map { WireTopic(spaceKey: $0.spaceKey.string, topic: $0.topic, signature: "") } }
     }
 
     /// From now on every call waits (before it is recorded) until `release()`.
