@@ -1,6 +1,7 @@
 import Foundation
 import PushConfig
 import PushCrypto
+import PushSupport
 
 /// The door's Ed25519 peer key (PROTOCOL §7 `anysync.peerKeyPath`): the TLS host key whose peer id
 /// clients are configured with, also used as the node's handshake sign key. When the path is unset
@@ -33,14 +34,8 @@ package enum AnySyncPeerKey {
         try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let key = Ed25519.KeyPair()
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd >= 0 {
-            let bytes = Array((Hex.encode(key.seed) + "\n").utf8)
-            let ok = write(fd, bytes, bytes.count) == bytes.count && fsync(fd) == 0
-            close(fd)
-            guard ok else { throw Failure(description: "dataDir: cannot write \(path)") }
-        } else if errno != EEXIST {
-            throw Failure(description: "dataDir: cannot write \(path): \(String(cString: strerror(errno)))")
+        do { try SecretFile.createExclusively(path, contents: Array((Hex.encode(key.seed) + "\n").utf8)) } catch {
+            throw Failure(description: "dataDir: \(error)")
         }
         // Another process may have won the race: what is on disk is the key.
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),

@@ -2,6 +2,7 @@ import Foundation
 import PushCrypto
 import PushConfig
 import PushStore
+import PushSupport
 
 /// The node's VAPID key (RFC 8292): `webpush.vapidKeyPath` when set (it must exist: browser
 /// subscriptions are bound to it), else `<dataDir>/vapid.pem`, generated once with mode 0600.
@@ -31,7 +32,9 @@ package enum VAPIDKeyFile {
             throw Failure(description: "webpush.vapidKeyPath: cannot read \(path)")
         }
         let key = try VAPID.Key.generate()
-        try writeExclusively(try key.privateKey.pemRepresentation, to: path)
+        do { try SecretFile.createExclusively(path, contents: Array(try key.privateKey.pemRepresentation.utf8)) } catch {
+            throw Failure(description: "dataDir: \(error)")
+        }
         // Another node process may have won the race: load what is on disk.
         return try VAPID.Key(pemRepresentation: String(contentsOfFile: path, encoding: .utf8))
     }
@@ -42,19 +45,5 @@ package enum VAPIDKeyFile {
             try VAPID.Key.generate().privateKey.pemRepresentation
         }, url: url)
         return try VAPID.Key(pemRepresentation: pem)
-    }
-
-    /// Writes a new 0600 file; if another process created it first, that file wins.
-    private static func writeExclusively(_ contents: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            if errno == EEXIST { return }
-            throw Failure(description: "dataDir: cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        let bytes = Array(contents.utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
-            throw Failure(description: "dataDir: cannot write \(path)")
-        }
     }
 }

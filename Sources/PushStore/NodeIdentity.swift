@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushSupport
 
 /// The node's id, kept in `<dataDir>/node-id` (generated once, 0600), written into its outbox claims
 /// so that a restarted node takes back its own claims at once instead of waiting for their lease.
@@ -19,17 +20,10 @@ package enum NodeIdentity {
             if !id.isEmpty { return id }
         }
         let id = Hex.encode(SecureRandom.bytes(16))
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd >= 0 {
-            defer { close(fd) }
-            let bytes = Array((id + "\n").utf8)
-            guard write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
-                throw Failure(description: "dataDir: cannot write \(path)")
-            }
-            return id
-        }
-        guard errno == EEXIST else {
-            throw Failure(description: "dataDir: cannot write \(path): \(String(cString: strerror(errno)))")
+        do {
+            if try SecretFile.createExclusively(path, contents: Array((id + "\n").utf8)) { return id }
+        } catch {
+            throw Failure(description: "dataDir: \(error)")
         }
         // Another process created it first: use its id.
         return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushSupport
 
 /// The account key kept on disk: the 32-byte Ed25519 seed as lowercase hex and a newline, in a
 /// file only its owner can read (0600) — the form `pushnode keys account --out` writes.
@@ -51,16 +52,11 @@ public enum AccountKeyFile {
 
     /// Writes `key`'s seed to a new file at `path` (mode 0600, never replacing a file).
     public static func save(_ key: AccountKey, to path: String) throws(PushClientError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw failure("cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        fchmod(fd, 0o600)  // umask cannot have widened it, but may have narrowed it below 0600
-        let bytes = Array((Hex.encode(key.keyPair.seed) + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else {
-            unlink(path)
-            throw failure("cannot write \(path)")
+        let created: Bool
+        do { created = try SecretFile.createExclusively(path, contents: Array((Hex.encode(key.keyPair.seed) + "\n").utf8)) } catch {
+            throw failure(error.description)
         }
+        guard created else { throw failure("cannot create \(path): \(String(cString: strerror(EEXIST)))") }
     }
 
     private static func failure(_ message: String) -> PushClientError {
