@@ -1,6 +1,5 @@
 import Foundation
 import PushStore
-import PushSupport
 
 /// The `User-Agent` the delivery engine sends to the providers: `pushnode/<version>`, and with a
 /// shared PostgreSQL store also ` node/<first 8 hex digits of the node id>`, so that an operator

@@ -1,5 +1,4 @@
 import PushConfig
-import PushDelivery
 import PushEngine
 import PushProtocol
 import PushStore

@@ -5,7 +5,6 @@ import PushCrypto
 import PushProtocol
 import PushConfig
 import PushDelivery
-import PushEngine
 import PushSupport
 
 /// One push to one registration through the configured gateways, outside the outbox: what

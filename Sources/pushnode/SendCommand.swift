@@ -1,6 +1,5 @@
 import Foundation
 import PushProtocol
-import PushDelivery
 import PushNode
 import PushSupport
 

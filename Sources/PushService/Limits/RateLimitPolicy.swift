@@ -1,5 +1,3 @@
-import PushStore
-
 /// The per-account rates of each `RateClass` (config section `rateLimits`).
 package struct RateLimitPolicy: Sendable, Equatable {
     /// Registration routes: sustained requests per minute.
