@@ -8,9 +8,9 @@ import PushSupport
 /// → credentials handshake (ANY-SYNC-WIRE §3–4), then one yamux stream with the per-stream proto
 /// handshake and sequential DRPC unary calls (§5–8). Byte for byte what
 /// `Tests/Interop/anysync_client.py` sends. One thread per client.
-public final class AnySyncBenchClient {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+final class AnySyncBenchClient {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
     }
 
     private let channel: SocketChannel
@@ -23,7 +23,7 @@ public final class AnySyncBenchClient {
     private let timeout: Double
 
     /// Connects and completes TLS and the credentials handshake as `account` (protocol `version`).
-    public init(port: Int, identity: AnySyncBenchIdentity, account: AccountKey, version: UInt64 = 8, timeout: Double = 10) throws {
+    init(port: Int, identity: AnySyncBenchIdentity, account: AccountKey, version: UInt64 = 8, timeout: Double = 10) throws {
         self.timeout = timeout
         channel = SocketChannel(fd: try Self.connect(port: port))
         let tls = try TLSSession(client: identity.context, channel: channel, deadline: Clocks.monotonicSeconds() + timeout)
@@ -56,10 +56,10 @@ public final class AnySyncBenchClient {
     }
 
     /// Closes the socket (no GoAway, as a dropped client would).
-    public func close() { channel.shutdown() }
+    func close() { channel.shutdown() }
 
     /// One unary call of `/pushproto.Push/<method>`; returns the response message body.
-    public func call(_ method: String, body: [UInt8]) throws -> [UInt8] {
+    func call(_ method: String, body: [UInt8]) throws -> [UInt8] {
         if !streamOpen { try openStream() }
         let call = nextCall
         nextCall += 1
@@ -84,7 +84,7 @@ public final class AnySyncBenchClient {
     }
 
     /// `NotifyRequest{1 topics, 2 message, 3 groupId}` as the door reads it.
-    public static func notifyBody(_ request: NotifyRequest) -> [UInt8] {
+    static func notifyBody(_ request: NotifyRequest) -> [UInt8] {
         var topics: [UInt8] = []
         for topic in request.topics {
             var t: [UInt8] = []

@@ -5,13 +5,13 @@ import PushAnySync
 /// A client's libp2p identity for the bench client: an Ed25519 peer key and one `SSL_CTX`
 /// (TLS 1.3 only, its libp2p certificate, ALPN `libp2p`, no server verification — the server's
 /// extension is checked by hand), reused across connections as a real peer reuses its certificate.
-public final class AnySyncBenchIdentity: @unchecked Sendable {
+final class AnySyncBenchIdentity: @unchecked Sendable {
     // SSL_CTX is shared read-only across threads once configured.
     let context: OpaquePointer
     let peerKey: Ed25519.KeyPair
     let peerID: String
 
-    public init() throws {
+    init() throws {
         peerKey = Ed25519.KeyPair()
         peerID = PeerID.string(publicKey: peerKey.publicKey)
         let (cert, key) = try Libp2pCertificate.make(hostKey: peerKey)
