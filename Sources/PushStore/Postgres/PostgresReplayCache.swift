@@ -23,7 +23,7 @@ package final class PostgresReplayCache: ReplayCache {
 
     /// Connects lazily; apply the migrations first (`PostgresStore` or `PostgresSchema.prepare`).
     package init(url: String, poolSize: Int = 4, purgeInterval: Double = 60) {
-        pool = PGPool(conninfo: url, size: poolSize)
+        pool = .postgres(conninfo: url, size: poolSize)
         self.purgeInterval = purgeInterval
     }
 
