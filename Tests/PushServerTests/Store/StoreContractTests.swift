@@ -128,4 +128,26 @@ import PushProtocol
         #expect(throws: StoreError.closed) { try fixture.store.spaces(ofAccount: "A") }
         #expect(throws: StoreError.closed) { try fixture.store.claimDue(provider: .fcm, limit: 1, now: t0) }
     }
+
+    /// Many threads writing at once, none coordinating: every write lands, and each account's
+    /// subscription count is exact (each store serializes what must be serialized).
+    @Test(arguments: StoreKind.available) func concurrentWritersAllLand(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind)
+        let store = fixture.store
+        let failures = Box(0)
+        concurrently(8) { thread in
+            for i in 0..<20 {
+                do {
+                    _ = try store.saveRegistration(registration("r\(thread)-\(i)", account: "A\(thread)", device: "d\(i)"))
+                    _ = try store.addSubscriptions(ofAccount: "A\(thread % 2)", [ref(1, "t\(thread)-\(i)")], limit: 1000)
+                } catch {
+                    failures.mutate { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.current == 0)
+        #expect(try (0..<8).map { try store.registrations(ofAccount: "A\($0)").count } == [Int](repeating: 20, count: 8))
+        #expect(try store.subscriptions(ofAccount: "A0").count == 80)
+        #expect(try store.subscriptions(ofAccount: "A1").count == 80)
+    }
 }
