@@ -9,37 +9,6 @@ import PushProtocol
 /// expired, inside the duplicate window) is theirs; records are returned at that precision too.
 /// A value type: `MemoryStore.restarted()` hands the rows to the next store as they are.
 struct MemoryTables {
-    /// One delivery. While `claimed`, `nextAttemptAt` is the lease end.
-    struct OutboxRow {
-        let id: Int64
-        /// The `seq` of its notification.
-        let notification: Int64
-        /// May name a registration that is gone (pruned or revoked): the row is dropped when claimed.
-        let registrationId: String
-        var attempts = 0
-        var claimed = false
-        var nextAttemptAt: Int64
-        let createdAt: Int64
-        let expiresAt: Int64
-    }
-
-    /// A notification stored once for all its deliveries, deleted with its last outbox row.
-    struct StoredNotification {
-        var record: NotificationRecord
-        /// Outbox rows still referring to it.
-        var pending: Int
-    }
-
-    struct IdempotencySlot: Hashable {
-        var caller: String
-        var key: [UInt8]
-    }
-
-    struct IdempotencyRecord {
-        var notificationId: String
-        var createdAt: Int64
-    }
-
     private(set) var registrations: [String: Registration] = [:]
     /// Registration ids by account (`registrations_by_account`).
     private(set) var registrationIDs: [String: Set<String>] = [:]

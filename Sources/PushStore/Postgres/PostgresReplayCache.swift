@@ -16,7 +16,6 @@ package final class PostgresReplayCache: ReplayCache {
         var failures = 0
     }
 
-    static let purgeBatch = 10_000
     private let pool: PGPool
     private let purgeInterval: Double
     private let state = Protected(State())
@@ -55,7 +54,7 @@ package final class PostgresReplayCache: ReplayCache {
         try PGRetry.run(pool) { db in
             try db.run("""
                 DELETE FROM replay_nonces WHERE digest = ANY(ARRAY(
-                    SELECT digest FROM replay_nonces WHERE expires_at < $1 LIMIT \(Self.purgeBatch)))
+                    SELECT digest FROM replay_nonces WHERE expires_at < $1 LIMIT \(StoreRetention.purgeBatch)))
                 """, [.text(String(now))])
         }
     }
