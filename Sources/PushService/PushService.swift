@@ -37,8 +37,8 @@ package final class PushService: Sendable {
         }
     }
 
-    /// How long a Notify's idempotency key answers duplicates.
-    package static let idempotencyWindow: TimeInterval = 24 * 3600
+    /// How long a Notify's idempotency key answers duplicates: the stores' window, which their purge keeps.
+    package static let idempotencyWindow = StoreRetention.idempotencyWindow
 
     package let store: any PushStore
     package let configuration: Configuration

@@ -27,7 +27,8 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// A store on a temporary file; the directory lives as long as the fixture.
+/// A SQLite store on a temporary file; the directory lives as long as the fixture. For tests about
+/// SQLite itself; the others take a `MemoryStore` (no file) or, for the contract, a `ContractFixture`.
 final class StoreFixture {
     let directory = TemporaryDirectory()
     private(set) var store: SQLiteStore

@@ -16,14 +16,13 @@ package final class PostgresReplayCache: ReplayCache {
         var failures = 0
     }
 
-    static let purgeBatch = 10_000
     private let pool: PGPool
     private let purgeInterval: Double
     private let state = Protected(State())
 
     /// Connects lazily; apply the migrations first (`PostgresStore` or `PostgresSchema.prepare`).
     package init(url: String, poolSize: Int = 4, purgeInterval: Double = 60) {
-        pool = PGPool(conninfo: url, size: poolSize)
+        pool = .postgres(conninfo: url, size: poolSize)
         self.purgeInterval = purgeInterval
     }
 
@@ -55,7 +54,7 @@ package final class PostgresReplayCache: ReplayCache {
         try PGRetry.run(pool) { db in
             try db.run("""
                 DELETE FROM replay_nonces WHERE digest = ANY(ARRAY(
-                    SELECT digest FROM replay_nonces WHERE expires_at < $1 LIMIT \(Self.purgeBatch)))
+                    SELECT digest FROM replay_nonces WHERE expires_at < $1 LIMIT \(StoreRetention.purgeBatch)))
                 """, [.text(String(now))])
         }
     }

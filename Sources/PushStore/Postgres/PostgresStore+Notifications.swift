@@ -52,18 +52,14 @@ extension PostgresStore {
         return outcome
     }
 
-    /// Most rows of each kind one purge deletes, so no transaction holds many locks for long; a
-    /// backlog is worked off over successive calls.
-    static let purgeBatch = 10_000
-
     package func purgeExpired(now: Date) throws -> PurgeCounts {
         let nowMs = now.unixMilliseconds
-        let horizon = now.addingTimeInterval(-SQLiteStore.idempotencyWindow).unixMilliseconds
+        let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
         var counts = PurgeCounts()
         counts.idempotencyRecords = try write { db in
             try db.run("""
                 DELETE FROM idempotency WHERE ctid = ANY(ARRAY(
-                    SELECT ctid FROM idempotency WHERE created_at < $1 LIMIT \(Self.purgeBatch) FOR UPDATE SKIP LOCKED))
+                    SELECT ctid FROM idempotency WHERE created_at < $1 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED))
                 """, [.integer(horizon)])
         }
         // Queued rows past their ttl (claimed ones are left to their sender); claimDue drops them too,
@@ -71,7 +67,7 @@ extension PostgresStore {
         try write { db in
             let expired = try db.query("""
                 SELECT id FROM outbox WHERE next_attempt_at <= $1 AND expires_at <= $1 AND state = 0
-                LIMIT \(Self.purgeBatch) FOR UPDATE SKIP LOCKED
+                LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED
                 """, [.integer(nowMs)]).rows.map { $0.int64(0) }
             counts.notifications = try Self.deleteEntries(expired, db: db)
             counts.deliveries = expired.count

@@ -37,6 +37,8 @@ package final class PostgresStore: PushStore {
     package let configuration: Configuration
     /// This node's id, written into its claims.
     package let nodeID: String
+    /// The URL or conninfo the store connects with (the pool and the listener). Holds the password.
+    let conninfo: String
     let pool: PGPool
     let hooks = EnqueueHooks()
     private let stats = Protected(StoreStatistics())
@@ -47,7 +49,8 @@ package final class PostgresStore: PushStore {
     package init(url: String, nodeID: String, configuration: Configuration = .init()) throws {
         self.configuration = configuration
         self.nodeID = nodeID
-        pool = PGPool(conninfo: url, size: configuration.poolSize)
+        conninfo = url
+        pool = .postgres(conninfo: url, size: configuration.poolSize)
         try pool.withConnection { connection in
             try PostgresMigrations.apply(on: connection)
             // Claims of this node's previous process are void: due again at once, in queue order.
@@ -76,7 +79,7 @@ package final class PostgresStore: PushStore {
         listener.withLock { listener in
             guard listener == nil else { return }
             let hooks = self.hooks
-            listener = PGListener(conninfo: pool.conninfo, channel: Self.outboxChannel) { hooks.fire() }
+            listener = PGListener(conninfo: conninfo, channel: Self.outboxChannel) { hooks.fire() }
         }
     }
 

@@ -2,9 +2,6 @@ import Foundation
 import PushProtocol
 
 extension SQLiteStore {
-    /// How long an idempotency record answers duplicates (PROTOCOL §4).
-    static let idempotencyWindow: TimeInterval = 24 * 3600
-
     package func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
         try read { db in
             try Self.accepted(caller: caller, key: key, since: since, db: db)
@@ -44,24 +41,20 @@ extension SQLiteStore {
         return outcome
     }
 
-    /// Most rows of each kind one purge deletes, so the writer (and every request waiting on it) is
-    /// never held for long; a backlog is worked off over successive calls.
-    static let purgeBatch = 10_000
-
     package func purgeExpired(now: Date) throws -> PurgeCounts {
         let nowMs = now.unixMilliseconds
-        let horizon = now.addingTimeInterval(-Self.idempotencyWindow).unixMilliseconds
+        let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
         return try write { db in
             var counts = PurgeCounts()
             counts.idempotencyRecords = try db.run("""
                 DELETE FROM idempotency WHERE (caller, key) IN
-                    (SELECT caller, key FROM idempotency WHERE createdAt < ? LIMIT \(Self.purgeBatch))
+                    (SELECT caller, key FROM idempotency WHERE createdAt < ? LIMIT \(StoreRetention.purgeBatch))
                 """, [.integer(horizon)])
             // Expired queued rows are due rows (a retry is never scheduled past the ttl), so the due index
             // finds them; claimDue drops them too, this covers providers nobody claims for.
             for provider in Provider.allCases {
                 let expired = try db.query("""
-                    SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(Self.purgeBatch)
+                    SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(StoreRetention.purgeBatch)
                     """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }
                 for id in expired where try Self.deleteEntry(id, db: db) {
                     counts.notifications += 1

@@ -53,7 +53,7 @@ package final class SQLiteStore: PushStore {
         try SQLiteMigrations.apply(on: connection)
         try Self.releaseClaims(on: connection)
         writer = GroupCommitWriter(connection: connection, maxBatch: configuration.maxBatch)
-        readers = ReaderPool(path: path, maxIdle: configuration.maxIdleReaders)
+        readers = .readers(path: path, maxIdle: configuration.maxIdleReaders)
     }
 
     deinit { close() }
@@ -73,7 +73,7 @@ package final class SQLiteStore: PushStore {
 
     /// Runs `work` on a read connection.
     package func read<T>(_ work: (SQLiteConnection) throws -> T) throws -> T {
-        try readers.read(work)
+        try readers.withConnection(work)
     }
 
     /// Claims of a previous process are void: make them due at once (stamped with their queueing

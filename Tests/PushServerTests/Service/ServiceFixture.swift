@@ -44,20 +44,21 @@ struct TestSpace {
     }
 }
 
-/// A service on a temporary SQLite store with a settable clock.
+/// A service on a memory store (no file: the service's rules are not about SQLite) with a settable
+/// clock, which the store's statistics read too.
 final class ServiceFixture {
-    let storeFixture: StoreFixture
+    let store: MemoryStore
     let service: PushService
     let now: Box<Date>
-    var store: SQLiteStore { storeFixture.store }
 
     init(_ configuration: PushService.Configuration = .init(), resolver: FakeResolver = FakeResolver()) throws {
-        storeFixture = try StoreFixture()
         let now = Box(t0)
         self.now = now
-        service = PushService(store: storeFixture.store, configuration: configuration, resolver: resolver,
-                              clock: { now.current })
+        store = MemoryStore(clock: { now.current })
+        service = PushService(store: store, configuration: configuration, resolver: resolver, clock: { now.current })
     }
+
+    deinit { store.close() }
 
     /// Registers a token and returns its registration id.
     @discardableResult

@@ -110,11 +110,4 @@ import PushProtocol
             #expect(try store.subscriptions(ofAccount: "A\(index)") == [ref(2, "chats")])
         }
     }
-
-    @Test func writesAfterCloseThrow() throws {
-        let fixture = try StoreFixture()
-        fixture.store.close()
-        #expect(throws: StoreError.closed) { try fixture.store.addSpace("k", account: "A", at: t0) }
-        #expect(throws: StoreError.closed) { try fixture.store.spaces(ofAccount: "A") }
-    }
 }

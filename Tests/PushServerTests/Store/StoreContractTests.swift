@@ -13,20 +13,10 @@ import PushProtocol
 @testable import PushStore
 @testable import PushSupport
 
-/// The `PushStore` contract, run against every store (SQLite always; PostgreSQL when
-/// `PUSHNODE_TEST_PG_URL` names a test cluster).
+/// The `PushStore` contract for registrations, spaces and subscriptions, run against every store
+/// (memory and SQLite always; PostgreSQL when `PUSHNODE_TEST_PG_URL` names a test cluster). The
+/// notification and outbox half is `OutboxTests`, the fan-out rule `FanOutTests`.
 @Suite struct StoreContractTests {
-    private func filled(_ fixture: ContractFixture, ttl: TimeInterval = 3600) throws {
-        _ = try fixture.store.saveRegistration(registration("f1", account: "A"))
-        _ = try fixture.store.saveRegistration(registration("f2", account: "B"))
-        _ = try fixture.store.saveRegistration(registration("p1", account: "B", device: "x", platform: .apns, token: "ab"))
-        let deliveries = [Delivery(registrationId: "f1", provider: .fcm), Delivery(registrationId: "f2", provider: .fcm),
-                          Delivery(registrationId: "p1", provider: .apns)]
-        let outcome = try fixture.store.enqueue(notification("n1", ttl: ttl), deliveries: deliveries, caller: "S",
-                                                key: IdempotencyKey(bytes: [7]), duplicateSince: t0.addingTimeInterval(-86400))
-        #expect(outcome == .accepted("n1"))
-    }
-
     @Test(arguments: StoreKind.available) func reopenKeepsData(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         let saved = try fixture.store.saveRegistration(registration("r1", account: "A"))
@@ -131,123 +121,33 @@ import PushProtocol
         #expect(try store.recipients(of: []).isEmpty)
     }
 
-    @Test(arguments: StoreKind.available) func duplicatesWriteNothing(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.available) func aClosedStoreThrows(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
-        try filled(fixture)
-        let again = try fixture.store.enqueue(notification("n2"), deliveries: [Delivery(registrationId: "f1", provider: .fcm)],
-                                              caller: "S", key: IdempotencyKey(bytes: [7]), duplicateSince: t0.addingTimeInterval(-86400))
-        #expect(again == .duplicate("n1"))
-        #expect(try fixture.count("outbox") == 3)
-        #expect(try fixture.count("notifications") == 1)
-        #expect(try fixture.store.enqueue(notification("n3"), deliveries: [], caller: "T", key: IdempotencyKey(bytes: [7]),
-                                          duplicateSince: t0) == .accepted("n3"))
-        #expect(try fixture.store.enqueue(notification("n4"), deliveries: [], caller: "S", key: IdempotencyKey(bytes: [7]),
-                                          duplicateSince: t0.addingTimeInterval(1)) == .accepted("n4"))
-        #expect(try fixture.store.acceptedNotification(caller: "S", key: IdempotencyKey(bytes: [7]), since: t0) == "n4")
-        #expect(try fixture.count("notifications") == 1)
+        fixture.store.close()
+        #expect(throws: StoreError.closed) { try fixture.store.addSpace("k", account: "A", at: t0) }
+        #expect(throws: StoreError.closed) { try fixture.store.spaces(ofAccount: "A") }
+        #expect(throws: StoreError.closed) { try fixture.store.claimDue(provider: .fcm, limit: 1, now: t0) }
     }
 
-    @Test(arguments: StoreKind.available) func claimCompleteAndRefcountedNotification(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind, claimLease: 30)
-        let store = fixture.store
-        try filled(fixture)
-        let claim = try store.claimDue(provider: .fcm, limit: 10, now: t0)
-        #expect(claim.entries.map(\.registration.id).sorted() == ["f1", "f2"])
-        #expect(claim.entries.allSatisfy { $0.attempts == 1 && $0.notification == notification("n1") })
-        #expect(claim.entries.first?.registration.token == "token-\(claim.entries[0].registration.id)")
-        #expect(try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(29)).entries.isEmpty)
-        try store.complete(claim.entries.map(\.id))
-        #expect(try store.outboxStatistics()[.fcm] == nil)
-        #expect(try fixture.count("notifications") == 1)
-        let apns = try store.claimDue(provider: .apns, limit: 10, now: t0)
-        #expect(apns.entries.map(\.registration.platform) == [.apns])
-        try store.complete(apns.entries.map(\.id))
-        #expect(try fixture.count("notifications") == 0)
-    }
-
-    @Test(arguments: StoreKind.available) func rescheduleRenewAndLeaseExpiry(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind, claimLease: 30)
-        let store = fixture.store
-        try filled(fixture)
-        let first = try store.claimDue(provider: .fcm, limit: 1, now: t0)
-        #expect(first.entries.count == 1)
-        try store.reschedule(first.entries[0].id, at: t0.addingTimeInterval(100))
-        let second = try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(1))
-        #expect(second.entries.count == 1 && second.entries[0].id != first.entries[0].id)
-        // Renewed at t0+20: held until t0+50, although the first lease ended at t0+31. A queued row is not "held".
-        #expect(try store.renewClaims([second.entries[0].id, first.entries[0].id], now: t0.addingTimeInterval(20))
-                == [second.entries[0].id])
-        #expect(try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(40)).entries.isEmpty)
-        let later = try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(101))
-        #expect(Set(later.entries.map(\.id)) == Set([first.entries[0].id, second.entries[0].id]))
-        #expect(later.entries.allSatisfy { $0.attempts == 2 })
-        try store.complete(later.entries.map(\.id))
-        #expect(try store.renewClaims(later.entries.map(\.id), now: t0.addingTimeInterval(102)).isEmpty)
-    }
-
-    @Test(arguments: StoreKind.available) func reopeningReleasesClaimsAtOnce(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind, claimLease: 600)
-        try filled(fixture)
-        #expect(try fixture.store.claimDue(provider: .fcm, limit: 10, now: t0).entries.count == 2)
-        try fixture.reopen()
-        let again = try fixture.store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(1))
-        #expect(again.entries.count == 2)
-    }
-
-    @Test(arguments: StoreKind.available) func expiredAndOrphanedRowsAreDroppedAtClaim(kind: StoreKind) throws {
+    /// Many threads writing at once, none coordinating: every write lands, and each account's
+    /// subscription count is exact (each store serializes what must be serialized).
+    @Test(arguments: StoreKind.available) func concurrentWritersAllLand(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
-        try filled(fixture, ttl: 60)
-        #expect(try store.pruneRegistration("f1", notUpdatedAfter: t0.addingTimeInterval(-1)) == false)
-        #expect(try store.pruneRegistration("f1", notUpdatedAfter: t0))
-        let claim = try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(1))
-        #expect(claim.entries.map(\.registration.id) == ["f2"])
-        #expect(claim.orphaned == 1)
-        let late = try store.claimDue(provider: .apns, limit: 10, now: t0.addingTimeInterval(60))
-        #expect(late.entries.isEmpty && late.expired == 1)
-        try store.complete(claim.entries.map(\.id))
-        #expect(try fixture.count("notifications") == 0)
-    }
-
-    @Test(arguments: StoreKind.available) func statisticsAndPurge(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind)
-        let store = fixture.store
-        try filled(fixture, ttl: 60)
-        _ = try store.saveRegistration(registration("f3", account: "C"))
-        _ = try store.enqueue(notification("n9", at: t0.addingTimeInterval(10)), deliveries: [Delivery(registrationId: "f3", provider: .fcm)],
-                              caller: "S", key: IdempotencyKey(bytes: [8]), duplicateSince: t0)
-        let stats = try store.outboxStatistics()
-        #expect(stats[.fcm] == OutboxStatistics(depth: 3, oldestCreatedAt: t0))
-        #expect(stats[.apns] == OutboxStatistics(depth: 1, oldestCreatedAt: t0))
-        #expect(stats[.webpush] == nil)
-        let purged = try store.purgeExpired(now: t0.addingTimeInterval(86_400 + 5))
-        #expect(purged == PurgeCounts(idempotencyRecords: 1, notifications: 2, deliveries: 4))
-        #expect(try store.acceptedNotification(caller: "S", key: IdempotencyKey(bytes: [8]), since: t0) == "n9")
-        #expect(try store.outboxStatistics().isEmpty)
-    }
-
-    @Test(arguments: StoreKind.available) func purgeLeavesClaimedRowsToTheirSender(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind)
-        let store = fixture.store
-        try filled(fixture, ttl: 60)
-        let claimed = try store.claimDue(provider: .fcm, limit: 10, now: t0)
-        #expect(claimed.entries.count == 2)
-        let purged = try store.purgeExpired(now: t0.addingTimeInterval(61))
-        #expect(purged == PurgeCounts(idempotencyRecords: 0, notifications: 0, deliveries: 1))
-        #expect(try store.outboxStatistics()[.fcm]?.depth == 2)
-        try store.complete(claimed.entries.map(\.id))
-        #expect(try fixture.count("notifications") == 0)
-    }
-
-    @Test(arguments: StoreKind.available) func enqueueWithDeliveriesFiresTheHook(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind)
-        let fired = Box(0)
-        fixture.store.onEnqueue { fired.mutate { $0 += 1 } }
-        _ = try fixture.store.saveRegistration(registration("f1", account: "A"))
-        _ = try fixture.store.enqueue(notification("n0"), deliveries: [], caller: "S", key: IdempotencyKey(bytes: [1]),
-                                      duplicateSince: t0)
-        #expect(fired.current == 0)
-        try filled(fixture)
-        #expect(fired.current == 1)
+        let failures = Box(0)
+        concurrently(8) { thread in
+            for i in 0..<20 {
+                do {
+                    _ = try store.saveRegistration(registration("r\(thread)-\(i)", account: "A\(thread)", device: "d\(i)"))
+                    _ = try store.addSubscriptions(ofAccount: "A\(thread % 2)", [ref(1, "t\(thread)-\(i)")], limit: 1000)
+                } catch {
+                    failures.mutate { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.current == 0)
+        #expect(try (0..<8).map { try store.registrations(ofAccount: "A\($0)").count } == [Int](repeating: 20, count: 8))
+        #expect(try store.subscriptions(ofAccount: "A0").count == 80)
+        #expect(try store.subscriptions(ofAccount: "A1").count == 80)
     }
 }

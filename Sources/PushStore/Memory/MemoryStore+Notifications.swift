@@ -1,0 +1,62 @@
+import Foundation
+import PushProtocol
+
+extension MemoryStore {
+    package func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
+        try read { $0.accepted(caller: caller, key: key, since: since.unixMilliseconds) }
+    }
+
+    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
+                         duplicateSince: Date) throws -> EnqueueOutcome {
+        let outcome = try write { tables -> EnqueueOutcome in
+            if let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
+                return .duplicate(first)
+            }
+            tables.accept(notification, deliveries: deliveries, caller: caller, key: key)
+            return .accepted(notification.id)
+        }
+        if case .accepted = outcome, !deliveries.isEmpty { hooks.fire() }
+        return outcome
+    }
+
+    /// The portable rule (`FanOut.deliveries(to:)` over the recipients) applied inside the write, so
+    /// the recipients and the rows queued for them are one snapshot, as in SQLite's `INSERT … SELECT`.
+    package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
+                         caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int) {
+        let result = try write { tables -> (EnqueueOutcome, deliveries: Int) in
+            if let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
+                return (.duplicate(first), 0)
+            }
+            let deliveries = fanOut.deliveries(to: tables.recipients(of: topics))
+            tables.accept(notification, deliveries: deliveries, caller: caller, key: key)
+            return (.accepted(notification.id), deliveries.count)
+        }
+        if case .accepted = result.0, result.deliveries > 0 { hooks.fire() }
+        return result
+    }
+
+    package func purgeExpired(now: Date) throws -> PurgeCounts {
+        let nowMs = now.unixMilliseconds
+        let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
+        return try write { tables in
+            var counts = PurgeCounts()
+            let stale = tables.idempotency.lazy.filter { $0.value.createdAt < horizon }.prefix(StoreRetention.purgeBatch)
+            for slot in stale.map(\.key) {
+                tables.idempotency[slot] = nil
+                counts.idempotencyRecords += 1
+            }
+            // Queued rows past their ttl (claimed ones are left to their sender); claimDue drops them
+            // too, this covers providers nobody claims for.
+            for (_, rows) in tables.outbox {
+                let expired = rows.values.lazy
+                    .filter { !$0.claimed && $0.nextAttemptAt <= nowMs && $0.expiresAt <= nowMs }
+                    .prefix(StoreRetention.purgeBatch).map(\.id)
+                for id in Array(expired) where tables.deleteEntry(id) {
+                    counts.notifications += 1
+                }
+                counts.deliveries += expired.count
+            }
+            return counts
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PushProtocol
+
+extension MemoryStore {
+    /// Due rows oldest due first (ties in queue order); `limit` counts the expired and orphaned rows
+    /// dropped on the way, as the SQL stores' `LIMIT` does.
+    package func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim {
+        let nowMs = now.unixMilliseconds
+        let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
+        return try write { tables in
+            let due = (tables.outbox[provider] ?? [:]).values.filter { $0.nextAttemptAt <= nowMs }
+                .sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+                .prefix(max(0, limit))
+            var claim = OutboxClaim()
+            for var row in due {
+                if row.expiresAt <= nowMs {
+                    tables.deleteEntry(row.id)
+                    claim.expired += 1
+                    continue
+                }
+                guard let registration = tables.registrations[row.registrationId],
+                      let notification = tables.notifications[row.notification] else {
+                    tables.deleteEntry(row.id)
+                    claim.orphaned += 1
+                    continue
+                }
+                row.claimed = true
+                row.attempts += 1
+                row.nextAttemptAt = leaseEnd
+                tables.outbox[provider]![row.id] = row
+                claim.entries.append(OutboxEntry(
+                    id: row.id, attempts: row.attempts, createdAt: Date(unixMilliseconds: row.createdAt),
+                    expiresAt: Date(unixMilliseconds: row.expiresAt), notification: notification.record,
+                    registration: registration))
+            }
+            return claim
+        }
+    }
+
+    package func complete(_ entryIDs: [Int64]) throws {
+        guard !entryIDs.isEmpty else { return }
+        try write { tables in
+            for id in entryIDs { tables.deleteEntry(id) }
+        }
+    }
+
+    package func reschedule(_ entryID: Int64, at date: Date) throws {
+        try write { tables in
+            guard let (provider, _) = tables.row(entryID) else { return }
+            tables.outbox[provider]![entryID]!.claimed = false
+            tables.outbox[provider]![entryID]!.nextAttemptAt = date.unixMilliseconds
+        }
+    }
+
+    /// One process: every claimed row is this store's, so renewing is moving its lease end.
+    package func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> {
+        guard !entryIDs.isEmpty else { return [] }
+        let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
+        return try write { tables in
+            var held = Set<Int64>()
+            for id in entryIDs {
+                guard let (provider, row) = tables.row(id), row.claimed else { continue }
+                tables.outbox[provider]![id]!.nextAttemptAt = leaseEnd
+                held.insert(id)
+            }
+            return held
+        }
+    }
+
+    package func outboxStatistics() throws -> [Provider: OutboxStatistics] {
+        try read { tables in
+            tables.outbox.compactMapValues { rows -> OutboxStatistics? in
+                guard let oldest = rows.values.lazy.map(\.createdAt).min() else { return nil }
+                return OutboxStatistics(depth: rows.count, oldestCreatedAt: Date(unixMilliseconds: oldest))
+            }
+        }
+    }
+}

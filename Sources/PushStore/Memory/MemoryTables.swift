@@ -1,0 +1,141 @@
+import Foundation
+import PushProtocol
+
+/// The rows of a `MemoryStore`: the SQL stores' tables as dictionaries, with the indexes their
+/// queries use kept beside them. Every mutation that touches an index goes through a method here,
+/// so a table and its index never disagree.
+///
+/// Times are unix milliseconds, as SQLite and PostgreSQL keep them, so every comparison (due,
+/// expired, inside the duplicate window) is theirs; records are returned at that precision too.
+/// A value type: `MemoryStore.restarted()` hands the rows to the next store as they are.
+struct MemoryTables {
+    private(set) var registrations: [String: Registration] = [:]
+    /// Registration ids by account (`registrations_by_account`).
+    private(set) var registrationIDs: [String: Set<String>] = [:]
+    var spaces: [String: Set<String>] = [:]
+    private(set) var subscriptions: [String: Set<TopicRef>] = [:]
+    /// Subscribed accounts by topic (`subscriptions_by_topic`).
+    private(set) var subscribers: [TopicRef: Set<String>] = [:]
+    var idempotency: [IdempotencySlot: IdempotencyRecord] = [:]
+    private(set) var notifications: [Int64: StoredNotification] = [:]
+    /// Outbox rows by provider, then id: a claim or a purge reads one provider's rows only.
+    var outbox: [Provider: [Int64: OutboxRow]] = [:]
+    private var lastNotificationSeq: Int64 = 0
+    private var lastOutboxID: Int64 = 0
+
+    // MARK: Registrations
+
+    mutating func insert(_ registration: Registration) {
+        if let previous = registrations[registration.id] { removeRegistration(previous.id) }
+        registrations[registration.id] = registration
+        registrationIDs[registration.account, default: []].insert(registration.id)
+    }
+
+    @discardableResult
+    mutating func removeRegistration(_ id: String) -> Bool {
+        guard let registration = registrations.removeValue(forKey: id) else { return false }
+        registrationIDs[registration.account]?.remove(id)
+        if registrationIDs[registration.account]?.isEmpty == true { registrationIDs[registration.account] = nil }
+        return true
+    }
+
+    /// The account's registrations, oldest first (then by id, in byte order).
+    func registrations(ofAccount account: String) -> [Registration] {
+        (registrationIDs[account] ?? []).compactMap { registrations[$0] }.sorted { lhs, rhs in
+            lhs.createdAt != rhs.createdAt ? lhs.createdAt < rhs.createdAt : lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
+        }
+    }
+
+    // MARK: Subscriptions
+
+    mutating func subscribe(_ account: String, to topic: TopicRef) {
+        subscriptions[account, default: []].insert(topic)
+        subscribers[topic, default: []].insert(account)
+    }
+
+    mutating func unsubscribe(_ account: String, from topic: TopicRef) {
+        guard subscriptions[account]?.remove(topic) != nil else { return }
+        if subscriptions[account]?.isEmpty == true { subscriptions[account] = nil }
+        subscribers[topic]?.remove(account)
+        if subscribers[topic]?.isEmpty == true { subscribers[topic] = nil }
+    }
+
+    /// Every registration of every account subscribed to any of `topics`, each once; accounts in
+    /// byte order, each account's registrations oldest first (the SQL stores promise no order).
+    func recipients(of topics: [TopicRef]) -> [Recipient] {
+        var accounts = Set<String>()
+        for topic in Set(topics) { accounts.formUnion(subscribers[topic] ?? []) }
+        return accounts.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.flatMap { account in
+            registrations(ofAccount: account).map {
+                Recipient(registrationId: $0.id, account: $0.account, deviceId: $0.deviceId, platform: $0.platform)
+            }
+        }
+    }
+
+    // MARK: Notifications and the outbox
+
+    /// The notification `caller` had accepted under `key` at or after `since` (milliseconds).
+    func accepted(caller: String, key: IdempotencyKey, since: Int64) -> String? {
+        guard let record = idempotency[IdempotencySlot(caller: caller, key: key.bytes)], record.createdAt >= since else {
+            return nil
+        }
+        return record.notificationId
+    }
+
+    /// Records the key (replacing a record older than the window, which may linger until a purge),
+    /// then stores the notification once and a due row per delivery, unless there are none.
+    mutating func accept(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey) {
+        let created = notification.createdAt.unixMilliseconds
+        let expires = notification.expiresAt.unixMilliseconds
+        idempotency[IdempotencySlot(caller: caller, key: key.bytes)] =
+            IdempotencyRecord(notificationId: notification.id, createdAt: created)
+        guard !deliveries.isEmpty else { return }
+        var record = notification
+        record.createdAt = Date(unixMilliseconds: created)
+        record.expiresAt = Date(unixMilliseconds: expires)
+        lastNotificationSeq += 1
+        let seq = lastNotificationSeq
+        notifications[seq] = StoredNotification(record: record, pending: deliveries.count)
+        for delivery in deliveries {
+            lastOutboxID += 1
+            outbox[delivery.provider, default: [:]][lastOutboxID] = OutboxRow(
+                id: lastOutboxID, notification: seq, registrationId: delivery.registrationId,
+                nextAttemptAt: created, createdAt: created, expiresAt: expires)
+        }
+    }
+
+    /// The outbox row `id`, with its provider.
+    func row(_ id: Int64) -> (provider: Provider, row: OutboxRow)? {
+        for (provider, rows) in outbox {
+            if let row = rows[id] { return (provider, row) }
+        }
+        return nil
+    }
+
+    /// Deletes one outbox row and, with its last row, its notification (then true).
+    @discardableResult
+    mutating func deleteEntry(_ id: Int64) -> Bool {
+        guard let (provider, row) = row(id) else { return false }
+        outbox[provider]?[id] = nil
+        if outbox[provider]?.isEmpty == true { outbox[provider] = nil }
+        guard var notification = notifications[row.notification] else { return false }
+        notification.pending -= 1
+        if notification.pending <= 0 {
+            notifications[row.notification] = nil
+            return true
+        }
+        notifications[row.notification] = notification
+        return false
+    }
+
+    /// Every claim released: due at once, stamped with its queueing time (in the past whatever the
+    /// clock says, and keeping queue order), as the SQL stores do at open.
+    mutating func releaseClaims() {
+        for provider in Array(outbox.keys) {
+            for (id, row) in outbox[provider]! where row.claimed {
+                outbox[provider]![id]!.claimed = false
+                outbox[provider]![id]!.nextAttemptAt = row.createdAt
+            }
+        }
+    }
+}

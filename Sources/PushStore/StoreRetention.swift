@@ -1,0 +1,12 @@
+import Foundation
+
+/// How long the stores keep what `PushStore.purgeExpired` forgets, and how much one purge does:
+/// one schedule for every store (and the service's duplicate window), so no two forget differently.
+package enum StoreRetention {
+    /// How long an idempotency record answers duplicates (PROTOCOL §4).
+    package static let idempotencyWindow: TimeInterval = 24 * 3600
+
+    /// Most rows of each kind one purge deletes, so no writer (and no request waiting on it) is held
+    /// for long; a backlog is worked off over successive calls.
+    static let purgeBatch = 10_000
+}
