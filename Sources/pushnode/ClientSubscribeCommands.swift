@@ -6,10 +6,11 @@ import PushCrypto
 enum ClientSubscribeCommands {
     /// `subscribe --space-metadata-key HEX (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)`.
     ///
-    /// `--topic` adds those topics. `--mode` makes the space's topics exactly what ANY-COMPAT's
-    /// notifyMode rules give (`SubscriptionPlan.spaceTopics`; `--chat` lists the space's chats,
-    /// with an optional per-chat override): the space's other topics are removed, other spaces'
-    /// are left alone. Prints `{"spaceKey", "topics", "count"}` (`count`: the account's total).
+    /// `--topic` adds those topics. `--mode` makes the space's topics exactly what the notifyMode
+    /// rules of Spec/any-compat.md give (`SubscriptionPlan.spaceTopics`; `--chat` lists the
+    /// space's chats, with an optional per-chat override): the space's other topics are removed,
+    /// other spaces' are left alone. Prints `{"spaceKey", "topics", "count"}` (`count`: the
+    /// account's total).
     static func subscribe(_ args: Arguments) throws {
         let context = try ClientContext(args)
         let space = try ClientContext.spacePushKey(args)

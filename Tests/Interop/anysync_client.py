@@ -1,4 +1,4 @@
-"""An any-sync push client written from reference/ANY-SYNC-WIRE.md, sharing nothing with the
+"""An any-sync push client written from Spec/anysync-wire.md, sharing nothing with the
 node's codec: libp2p TLS 1.3 (Python ssl over memory BIOs, so the TLS layer can be dropped
 exactly after the handshake), the credentials handshake, yamux and DRPC, and the pushproto
 messages. Keys and certificates come from `cryptography`."""
@@ -153,7 +153,7 @@ def make_certificate(peer_key):
 
 
 def peer_id_of_certificate(der_bytes: bytes) -> str:
-    """Checks the server certificate's libp2p extension (ANY-SYNC-WIRE §3.3) and returns its peer id."""
+    """Checks the server certificate's libp2p extension (Spec/anysync-wire.md §3.3) and returns its peer id."""
     cert = x509.load_der_x509_certificate(der_bytes)
     value = cert.extensions.get_extension_for_oid(LIBP2P_OID).value.value
     assert value[0] == 0x30

@@ -1,6 +1,6 @@
 """`pushnode client …` end to end through the real binary against a running `pushnode serve`.
 
-What the CLI (and so PushClient) writes is checked independently: topics against ANY-COMPAT
+What the CLI (and so PushClient) writes is checked independently: topics against Spec/any-compat.md
 recomputed with hashlib, signatures with PyNaCl, sealed payloads opened with `cryptography`'s
 AES-GCM, registration ids recomputed from PROTOCOL §3, and a Notify resent with a Python
 RFC 9421 signature to see the node's idempotency. The delivery test (Web Push through the mock

@@ -2,7 +2,7 @@ import PushProtocol
 import Testing
 @testable import PushClient
 
-/// Every row of ANY-COMPAT "Subscriber topic set from notifyMode".
+/// Every row of Spec/any-compat.md "Subscriber topic set from notifyMode".
 @Suite struct SubscriptionPlanTests {
     static let me = "AMe"
     static let space = TestSpaceKeys.string("SpaceKey1")

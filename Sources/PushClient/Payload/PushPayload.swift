@@ -1,5 +1,5 @@
-/// The plaintext of a sealed push (ANY-COMPAT "Payload JSON"), byte-compatible with the any and
-/// Anytype senders: keys in this order,
+/// The plaintext of a sealed push (Spec/any-compat.md "Payload JSON"), byte-compatible with the
+/// any and Anytype senders: keys in this order,
 ///
 /// ```json
 /// {"spaceId","spaceUxType","spaceType","senderId","type",

@@ -1,7 +1,8 @@
 /// Cutting message text for a push preview, counted in Unicode scalars (Go's "runes"), so a cut
 /// never splits a character's encoding.
 public enum PushText {
-    /// The longest preview, ellipsis included (ANY-COMPAT: text ≤ 1024 runes).
+    /// The longest preview, ellipsis included (Spec/any-compat.md "Payload JSON": text ≤ 1024
+    /// runes).
     public static let maxScalars = 1024
     /// Appended when text is cut.
     public static let ellipsis = "..."

@@ -1,7 +1,8 @@
 import PushCrypto
 import PushProtocol
 
-/// Publishes chat pushes to the node for one account, fire-and-forget (ANY-COMPAT, PROTOCOL §4).
+/// Publishes chat pushes to the node for one account, fire-and-forget (Spec/any-compat.md,
+/// PROTOCOL §4).
 ///
 /// Every public call only queues a description of the push and returns at once — it never waits
 /// on the network and never blocks a chat write. A background worker then, per call: reads the

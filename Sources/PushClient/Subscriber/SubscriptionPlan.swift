@@ -1,7 +1,7 @@
 import PushProtocol
 
-/// The topic set an account should hold, from its notify modes (ANY-COMPAT "Subscriber topic set
-/// from notifyMode"). Pure.
+/// The topic set an account should hold, from its notify modes (Spec/any-compat.md "Subscriber
+/// topic set from notifyMode"). Pure.
 ///
 /// Per space, with `me` the account id and `<sha>` = `sha256hex(chatId)`:
 /// - no chat overrides the space default → bulk topics: `all` → `chats` + `<me>`;

@@ -1,6 +1,7 @@
 import PushCrypto
 
-/// The any topic vocabulary for chats (ANY-COMPAT "Topics a sender publishes on a chat write"):
+/// The any topic vocabulary for chats (Spec/any-compat.md "Topics a sender publishes on a chat
+/// write"):
 ///
 /// ```
 /// chats                              space-wide "all messages"
