@@ -15,138 +15,6 @@ import PushProtocol
 @testable import PushStore
 @testable import PushSupport
 
-/// A transport answering from a script per token (the FCM `message.token` or the APNs path's
-/// last component): each request takes the next answer, the last one repeats; `nil` holds the
-/// request unanswered until `releaseHeld`.
-final class ScriptedTransport: DeliveryTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var scripts: [String: [ProviderAnswer?]] = [:]
-    private var held: [@Sendable (Result<ProviderAnswer, TransportFailure>) -> Void] = []
-    private(set) var sent: [(token: String, request: OutboundRequest)] = []
-
-    func script(_ token: String, _ answers: [ProviderAnswer?]) { lock.withLock { scripts[token] = answers } }
-
-    func count(_ token: String) -> Int { lock.withLock { sent.filter { $0.token == token }.count } }
-
-    func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,
-              completion: @escaping @Sendable (Result<ProviderAnswer, TransportFailure>) -> Void) {
-        let token = Self.token(of: request)
-        let answer: ProviderAnswer?? = lock.withLock {
-            sent.append((token, request))
-            guard var script = scripts[token], !script.isEmpty else { return .some(ProviderAnswer(status: 200)) }
-            let next = script.count > 1 ? script.removeFirst() : script[0]
-            scripts[token] = script
-            if next == nil { held.append(completion) }
-            return .some(next)
-        }
-        if case .some(.some(let reply)) = answer { completion(.success(reply)) }
-    }
-
-    func releaseHeld() {
-        let pending = lock.withLock { defer { held.removeAll() }; return held }
-        pending.forEach { $0(.success(ProviderAnswer(status: 200))) }
-    }
-
-    func shutdown() {
-        let pending = lock.withLock { defer { held.removeAll() }; return held }
-        pending.forEach { $0(.failure(.cancelled)) }
-    }
-
-    static func token(of request: OutboundRequest) -> String {
-        if request.url.contains("/3/device/") { return String(request.url.split(separator: "/").last!) }
-        let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
-        return ((object?["message"] as? [String: Any])?["token"] as? String) ?? request.url
-    }
-}
-
-/// Credentials that are always ready and renew on refusal as the real ones do.
-final class FakeCredentials: ProviderCredentials, @unchecked Sendable {
-    private let lock = NSLock()
-    private var gen = 1
-    private var renewedAfterRefusal = -1
-    var generation: Int { lock.withLock { gen } }
-    func prepare(now: Date) -> Bool { true }
-    func current() -> String? { "access-\(generation)" }
-    func accepted(generation: Int) {
-        lock.withLock { if renewedAfterRefusal == generation { renewedAfterRefusal = -1 } }
-    }
-    func refused(generation refused: Int, now: Date) -> CredentialRenewal {
-        lock.withLock {
-            if refused < gen { return .alreadyRenewed }
-            if renewedAfterRefusal == gen { return .gaveUp }
-            gen += 1
-            renewedAfterRefusal = gen
-            return .renewed
-        }
-    }
-}
-
-/// An engine over a temporary SQLite store with the scripted transport and real gateways.
-final class EngineFixture {
-    let storeFixture: StoreFixture
-    let transport = ScriptedTransport()
-    let credentials = FakeCredentials()
-    let metrics = MetricsRegistry()
-    let engine: DeliveryEngine
-    let clock: EngineClock
-    var store: SQLiteStore { storeFixture.store }
-    private var sequence = 0
-
-    init(attempts: Int = 4, maxInFlight: Int = 100, claimLease: TimeInterval = 60, claimRenewInterval: TimeInterval = 10,
-         clock: EngineClock = .system) {
-        self.clock = clock
-        storeFixture = try! StoreFixture(configuration: .init(claimLease: claimLease))
-        var configuration = DeliveryEngine.Configuration(
-            policy: RetryPolicy(attempts: attempts, initialBackoff: 0.001, maxBackoff: 0.002),
-            maxInFlight: maxInFlight, pollInterval: 0.01)
-        configuration.claimRenewInterval = claimRenewInterval
-        let fcm = FCMGateway(configuration: .init(projectId: "p", baseURL: "https://fcm.test"),
-                             accessToken: { [credentials] in credentials.current() })
-        let apnsTokens = FakeCredentials()
-        let apns = APNsGateway(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
-                               providerToken: { apnsTokens.current() })
-        engine = DeliveryEngine(
-            store: storeFixture.store,
-            routes: [.init(gateway: fcm, credentials: credentials), .init(gateway: apns, credentials: apnsTokens)],
-            transport: transport,
-            configuration: configuration, metrics: metrics, log: .discard, clock: clock)
-    }
-
-    /// Registers `token` and queues one delivery of a new notification to it, at the engine's time.
-    @discardableResult
-    func queue(_ token: String, platform: Platform = .android, ttl: TimeInterval = 3600) throws -> String {
-        sequence += 1
-        let id = "r-\(token)"
-        let now = clock.now()
-        _ = try store.saveRegistration(Registration(id: id, account: "A", deviceId: token, platform: platform, token: token,
-                                                    appId: "default", environment: platform.provider == .apns ? "production" : "",
-                                                    createdAt: now, updatedAt: now))
-        var record = notification("n\(sequence)-\(token)", at: now, ttl: ttl)
-        record.groupId = nil
-        _ = try store.enqueue(record, deliveries: [Delivery(registrationId: id, provider: platform.provider)], caller: "S",
-                              key: IdempotencyKey(bytes: Array("\(sequence)\(token)".utf8)), duplicateSince: .distantPast)
-        engine.wake([platform.provider])
-        return id
-    }
-
-    func count(_ outcome: String, _ provider: Provider = .fcm) -> Double {
-        metrics.counter("pushnode_deliveries_total", help: "", labels: ["provider", "outcome"]).value(provider.rawValue, outcome)
-    }
-
-    func depth(_ provider: Provider) -> Int { (try? store.outboxStatistics()[provider]?.depth) ?? 0 }
-
-    /// When the claim on outbox row `id` lapses (its `nextAttemptAt` while claimed).
-    func leaseEnd(_ id: Int64) -> Date? {
-        try? store.read { db in
-            try db.queryFirst("SELECT nextAttemptAt FROM outbox WHERE id = ?", [.integer(id)]) {
-                Date(unixMilliseconds: $0.int64(0))
-            }
-        } ?? nil
-    }
-
-    deinit { engine.stop(timeout: 2) }
-}
-
 @Suite struct DeliveryEngineTests {
     private func answer(_ status: Int, _ json: String = "", headers: [String: String] = [:]) -> ProviderAnswer {
         ProviderAnswer(status: status, headers: headers, body: Array(json.utf8))
@@ -258,6 +126,30 @@ final class EngineFixture {
         f.transport.releaseHeld()
         waitUntil { f.count("delivered") == 1 && f.depth(.fcm) == 0 }
         #expect(f.transport.count("held-token") == 1)
+    }
+
+    /// Stop waits for the answers in flight up to its deadline; then the transport cancels them
+    /// and the lane applies the cancellations before the store closes: the row stays queued.
+    @Test func stopWaitsForAnswersInFlightUpToItsDeadline() throws {
+        let f = EngineFixture()
+        f.transport.script("held-token", [nil])
+        f.engine.start()
+        try f.queue("held-token")
+        waitUntil { f.engine.inFlight[.fcm] == 1 }
+        let start = Clocks.monotonicSeconds()
+        f.engine.stop(timeout: 0.2)
+        #expect(Clocks.monotonicSeconds() - start >= 0.2)
+        #expect(f.count("retried") == 1 && f.depth(.fcm) == 1 && f.engine.inFlight[.fcm] == 0)
+    }
+
+    @Test func stopReturnsOnceNothingIsInFlight() throws {
+        let f = EngineFixture()
+        f.engine.start()
+        try f.queue("tok-1")
+        waitUntil { f.count("delivered") == 1 }
+        let start = Clocks.monotonicSeconds()
+        f.engine.stop(timeout: 30)
+        #expect(Clocks.monotonicSeconds() - start < 10)  // not the deadline: a bound against hangs
     }
 
     @Test func outboxGaugesAreSampledAtScrape() throws {
