@@ -6,7 +6,8 @@ package enum DeliveryDecision: Sendable, Equatable {
     /// Done: delete the outbox row, count it delivered.
     case delivered
     /// Keep the row, count one more attempt, send again at `at`. With `scope == .origin`
-    /// every delivery to the job's Web Push origin also waits until `at`.
+    /// every delivery of the job's backoff scope (`PushGateway.backoffScope(for:)`) also waits
+    /// until `at`.
     case retry(at: Date, reason: DeliveryReason, scope: DeliveryOutcome.BackoffScope)
     /// Delete the row and the registration (only when it was last renewed before
     /// `invalidSince`, if given); count it dead by reason.

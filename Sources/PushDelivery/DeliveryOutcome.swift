@@ -11,7 +11,7 @@ package enum DeliveryOutcome: Sendable, Equatable {
     /// This push was refused (payload, size, request or VAPID problem): drop it, keep the token.
     case rejected(DeliveryReason)
     /// Try again later: not before `retryAfter` seconds when the provider said so.
-    /// `scope` says whether only this delivery or the whole Web Push origin waits.
+    /// `scope` says whether only this delivery or every delivery of its backoff scope waits.
     case transient(DeliveryReason, retryAfter: TimeInterval?, scope: BackoffScope = .delivery)
     /// The provider refused our credentials.
     case auth(DeliveryReason, AuthProblem)
@@ -22,8 +22,9 @@ package enum DeliveryOutcome: Sendable, Equatable {
     package enum BackoffScope: Sendable, Equatable {
         /// Only this delivery is rescheduled.
         case delivery
-        /// Every delivery to the same Web Push origin holds off (a 429 from a push service
-        /// rate-limits the sender, not one subscription); see `EndpointOrigin`.
+        /// Every delivery with the same `PushGateway.backoffScope(for:)` key holds off (Web
+        /// Push: a 429 from a push service rate-limits the sender, not one subscription, so the
+        /// key is the endpoint's origin, `EndpointOrigin`).
         case origin
     }
 

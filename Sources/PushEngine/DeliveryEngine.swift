@@ -58,24 +58,25 @@ package final class DeliveryEngine: Sendable {
     private let transport: any DeliveryTransport
     private let configuration: Configuration
     private let log: LogSink
-    private let clock: @Sendable () -> Date
+    private let clock: EngineClock
     private let purgeTimer = Protected<(any DispatchSourceTimer)?>(nil)
     package let health: ProviderHealth
 
     package init(store: any PushStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
-                metrics: MetricsRegistry, log: LogSink, clock: @escaping @Sendable () -> Date = { Date() }) {
+                metrics: MetricsRegistry, log: LogSink, clock: EngineClock = .system) {
         let deliveryMetrics = DeliveryMetrics(registry: metrics)
         let providers = routes.map(\.gateway.provider)
         let health = ProviderHealth(providers: providers, gauge: deliveryMetrics.healthy)
-        let settings = ProviderLane.Settings(
+        let settings = LaneStateMachine.Settings(
             policy: configuration.policy, maxInFlight: configuration.maxInFlight, claimBatch: configuration.claimBatch,
             pollInterval: configuration.pollInterval, credentialRetry: configuration.credentialRetry,
-            requestTimeout: configuration.requestTimeout, claimRenewInterval: configuration.claimRenewInterval)
+            claimRenewInterval: configuration.claimRenewInterval)
         var lanes: [Provider: ProviderLane] = [:]
         for route in routes {
             lanes[route.gateway.provider] = ProviderLane(
-                provider: route.gateway.provider, gateway: route.gateway, credentials: route.credentials, store: store,
-                transport: transport, settings: settings, metrics: deliveryMetrics, health: health, log: log, clock: clock)
+                gateway: route.gateway, credentials: route.credentials, store: store, transport: transport,
+                settings: settings, requestTimeout: configuration.requestTimeout, metrics: deliveryMetrics,
+                health: health, log: log, clock: clock)
         }
         self.lanes = lanes
         self.store = store
@@ -97,7 +98,7 @@ package final class DeliveryEngine: Sendable {
             let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
             timer.schedule(deadline: .now() + configuration.purgeInterval, repeating: configuration.purgeInterval)
             timer.setEventHandler { [store = self.store, clock = self.clock, log = self.log] in
-                do { _ = try store.purgeExpired(now: clock()) } catch {
+                do { _ = try store.purgeExpired(now: clock.now()) } catch {
                     log("level=error event=outbox_purge error=\(LogSink.quoted(String(describing: error)))")
                 }
             }
@@ -122,13 +123,13 @@ package final class DeliveryEngine: Sendable {
             timer?.cancel()
             timer = nil
         }
-        let deadline = Clocks.monotonicSeconds() + timeout
+        let deadline = clock.monotonic() + timeout
         let drained = lanes.values.map { $0.stop(deadline: deadline) }.allSatisfy { $0 }
         transport.shutdown()
         if !drained {
             log("level=warn event=delivery_stop in_flight_left=true")
             // Let the cancelled answers reach the lanes' threads before the store closes.
-            _ = lanes.values.map { $0.stop(deadline: Clocks.monotonicSeconds() + 1) }
+            _ = lanes.values.map { $0.stop(deadline: clock.monotonic() + 1) }
         }
     }
 }

@@ -35,7 +35,7 @@ package struct DeliveryMetrics: Sendable {
 
     /// Queue depth and oldest-entry age per provider, read from the store at scrape time.
     package static func registerOutboxGauges(registry: MetricsRegistry, providers: [Provider],
-                                            store: any PushStore, clock: @escaping @Sendable () -> Date) {
+                                            store: any PushStore, clock: EngineClock) {
         let snapshot: @Sendable () -> [Provider: OutboxStatistics] = { (try? store.outboxStatistics()) ?? [:] }
         registry.gauge("pushnode_outbox_depth", help: "Deliveries queued or in flight, per provider.",
                        labels: ["provider"]) {
@@ -45,7 +45,7 @@ package struct DeliveryMetrics: Sendable {
         registry.gauge("pushnode_outbox_oldest_age_seconds", help: "Age of the oldest queued delivery, per provider.",
                        labels: ["provider"]) {
             let stats = snapshot()
-            let now = clock()
+            let now = clock.now()
             return providers.map { provider in
                 ([provider.rawValue], stats[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0)
             }

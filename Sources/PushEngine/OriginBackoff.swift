@@ -1,27 +1,27 @@
 import Foundation
-import PushDelivery
 
-/// Web Push origins that answered 429: until their time runs out, no delivery to them is sent
-/// (a push service rate-limits the sender, not one subscription). Touched by one lane only.
-struct OriginBackoff {
-    private var holds: [EndpointOrigin: Date] = [:]
+/// Backoff scopes that were told to wait (`DeliveryOutcome.BackoffScope.origin`; the key is the
+/// gateway's `backoffScope(for:)`, for Web Push the endpoint's origin after a 429): until their
+/// time runs out, no delivery of theirs is sent. Part of one lane's state, so touched by one
+/// thread only.
+struct OriginBackoff<Key: Hashable> {
+    private var holds: [Key: Date] = [:]
 
-    /// When deliveries to `origin` may go again, if it is held at `now`.
-    mutating func heldUntil(_ origin: EndpointOrigin, now: Date) -> Date? {
-        guard let until = holds[origin] else { return nil }
+    /// When deliveries of `key` may go again, if it is held at `now`; a lapsed hold is dropped.
+    mutating func heldUntil(_ key: Key, now: Date) -> Date? {
+        guard let until = holds[key] else { return nil }
         if until <= now {
-            holds[origin] = nil
+            holds[key] = nil
             return nil
         }
         return until
     }
 
-    mutating func hold(_ origin: EndpointOrigin, until: Date) {
-        holds[origin] = max(until, holds[origin] ?? until)
+    /// Holds `key` until `until`, or longer if it already is.
+    mutating func hold(_ key: Key, until: Date) {
+        holds[key] = max(until, holds[key] ?? until)
     }
 
-    /// No origin is held: a lane then skips parsing each endpoint to look its origin up.
+    /// Nothing is held: a lane then skips working out each claimed delivery's key.
     var isEmpty: Bool { holds.isEmpty }
-
-    var earliestEnd: Date? { holds.values.min() }
 }

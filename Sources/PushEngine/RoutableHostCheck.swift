@@ -10,11 +10,11 @@ package final class RoutableHostCheck: @unchecked Sendable {
     static let capacity = 10_000
 
     private let resolver: any HostResolving
-    private let clock: @Sendable () -> Date
+    private let clock: EngineClock
     private let lock = NSLock()
     private var cache: [String: (routable: Bool, at: Date)] = [:]
 
-    package init(resolver: any HostResolving = SystemHostResolver(), clock: @escaping @Sendable () -> Date = { Date() }) {
+    package init(resolver: any HostResolving = SystemHostResolver(), clock: EngineClock = .system) {
         self.resolver = resolver
         self.clock = clock
     }
@@ -22,7 +22,7 @@ package final class RoutableHostCheck: @unchecked Sendable {
     /// Whether `host` (lowercased, IPv6 without brackets) may receive a push now.
     package func isRoutable(_ host: String) -> Bool {
         if let literal = IPAddress(host) { return AddressClass.of(literal).isPubliclyRoutable }
-        let now = clock()
+        let now = clock.now()
         if let hit = lock.withLock({ cache[host] }), now.timeIntervalSince(hit.at) < Self.cacheLifetime {
             return hit.routable
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import PushCrypto
 import PushProtocol
 @testable import PushAnySync
@@ -78,9 +79,37 @@ func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// Waits (without a deadline) until `condition` holds; used to line up a batch, never to assert timing.
-func waitUntil(_ condition: () -> Bool) {
-    while !condition() { usleep(500) }
+/// Waits until `condition` holds, checking every half millisecond; after `timeout` seconds
+/// records a failure and returns false. A bound against hangs, never a timing assertion: for
+/// what another thread does (a lane's pass, a writer's batch), not for time to pass.
+@discardableResult
+func waitUntil(timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation,
+               _ condition: () -> Bool) -> Bool {
+    let deadline = Clocks.monotonicSeconds() + timeout
+    while !condition() {
+        if Clocks.monotonicSeconds() > deadline {
+            Issue.record("condition not reached within \(timeout) s", sourceLocation: sourceLocation)
+            return false
+        }
+        usleep(500)
+    }
+    return true
+}
+
+/// A clock tests move by hand: `engineClock` for the engine, `now` for values fed the time.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = t0) { current = start }
+
+    var now: Date { lock.withLock { current } }
+
+    func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+
+    /// The engine's clock at this time; its durations (stop deadlines, send times) stay real, so
+    /// a test that fails midway still stops its engine.
+    var engineClock: EngineClock { EngineClock(now: { [self] in now }, monotonic: { Clocks.monotonicSeconds() }) }
 }
 
 /// A value several threads write: test bookkeeping only.

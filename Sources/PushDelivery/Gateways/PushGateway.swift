@@ -3,6 +3,7 @@ import PushProtocol
 
 /// One provider's wire format and answer classification, free of I/O (STYLE §1): the engine
 /// builds with `request(for:now:)`, sends with the HTTP client, and classifies what came back.
+/// A failure to get any answer is classified by `TransportFailure.outcome`, the same for all.
 package protocol PushGateway: Sendable {
     var provider: Provider { get }
 
@@ -12,9 +13,13 @@ package protocol PushGateway: Sendable {
     /// What the provider's HTTP answer means for the delivery (`now` dates an HTTP-date
     /// `Retry-After`).
     func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome
+
+    /// The key of the deliveries that wait together after an answer whose outcome has
+    /// `scope == .origin` (Web Push: the endpoint's origin, which a push service rate-limits as
+    /// a whole). Nil, the default, when the provider has no such unit: the delivery alone waits.
+    func backoffScope(for job: DeliveryJob) -> String?
 }
 
 extension PushGateway {
-    /// What a failure to get any answer means (the same for every provider).
-    package func classify(_ failure: TransportFailure) -> DeliveryOutcome { failure.outcome }
+    package func backoffScope(for job: DeliveryJob) -> String? { nil }
 }

@@ -44,6 +44,11 @@ package struct WebPushGateway: PushGateway {
         try? EndpointOrigin(endpoint: job.registration.token)
     }
 
+    /// The endpoint's serialized origin: a 429 holds every delivery to the same push service.
+    package func backoffScope(for job: DeliveryJob) -> String? {
+        Self.origin(of: job)?.description
+    }
+
     /// The plaintext of the record: the JSON object of the data keys (PROTOCOL §5).
     package static func plaintext(for job: DeliveryJob) -> [UInt8] {
         JSONValue.strings(DataKeys.pairs(for: job)).bytes

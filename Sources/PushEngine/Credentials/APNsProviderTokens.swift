@@ -2,60 +2,39 @@ import Foundation
 import PushCrypto
 
 /// The APNs provider JWT: reused, rotated once it is `rotationAge` old (APNs refuses tokens
-/// older than an hour), never minted more often than every `minimumAge` (APNs answers
-/// `TooManyProviderTokenUpdates`) except once after APNs refused it.
+/// older than an hour), so never minted more often than every 20 minutes (APNs answers
+/// `TooManyProviderTokenUpdates`) except once after APNs refused it (`CredentialState`).
 package final class APNsProviderTokens: ProviderCredentials, @unchecked Sendable {
     package static let rotationAge: TimeInterval = 50 * 60
-    package static let minimumAge: TimeInterval = 20 * 60
 
     private let signer: APNsProviderToken
     private let lock = NSLock()
-    private var token: String?
-    private var issuedAt = Date.distantPast
-    private var currentGeneration = 0
-    private var renewedAfterRefusal = -1
-    private var mints = 0
+    private var state = CredentialState()
 
     package init(signer: APNsProviderToken) {
         self.signer = signer
     }
 
-    package var generation: Int { lock.withLock { currentGeneration } }
-    package var refreshes: Int { lock.withLock { mints } }
+    package var generation: Int { lock.withLock { state.generation } }
 
-    package func current() -> String? { lock.withLock { token } }
+    package func current() -> String? { lock.withLock { state.current } }
 
     package func prepare(now: Date) -> Bool {
-        lock.withLock {
-            let age = now.timeIntervalSince(issuedAt)
-            if token != nil, age < Self.rotationAge { return true }
-            // Past the rotation age a token is always older than the minimum age.
-            return mintLocked(now: now)
-        }
+        lock.withLock { state.needsMint(at: now) ? state.minted(mint(now: now), at: now) : true }
     }
 
     package func accepted(generation: Int) {
-        lock.withLock {
-            if renewedAfterRefusal == generation { renewedAfterRefusal = -1 }
-        }
+        lock.withLock { state.accepted(generation: generation) }
     }
 
-    package func refused(generation refused: Int, now: Date) -> CredentialRenewal {
-        lock.withLock {
-            if refused < currentGeneration { return .alreadyRenewed }
-            if renewedAfterRefusal == currentGeneration { return .gaveUp }
-            guard mintLocked(now: now) else { return .gaveUp }
-            renewedAfterRefusal = currentGeneration
-            return .renewed
-        }
+    package func refused(generation: Int, now: Date) -> CredentialRenewal {
+        lock.withLock { state.refusal(of: generation) ?? state.mintedAfterRefusal(mint(now: now)) }
     }
 
-    private func mintLocked(now: Date) -> Bool {
-        guard let fresh = try? signer.token(issuedAt: Int(now.timeIntervalSince1970)) else { return false }
-        token = fresh
-        issuedAt = now
-        currentGeneration += 1
-        mints += 1
-        return true
+    /// Signs a token issued at `now`; an old token is not sent past the rotation age.
+    private func mint(now: Date) -> CredentialState.Minted? {
+        guard let token = try? signer.token(issuedAt: Int(now.timeIntervalSince1970)) else { return nil }
+        let rotation = now.addingTimeInterval(Self.rotationAge)
+        return CredentialState.Minted(value: token, renewAt: rotation, usableUntil: rotation)
     }
 }

@@ -12,7 +12,8 @@ package protocol ProviderCredentials: AnyObject, Sendable {
     /// The credential to send now, without blocking; nil when there is none.
     func current() -> String?
     /// Counts the credentials minted so far; a request remembers the generation it was built
-    /// with, so a refusal of an old credential does not renew again.
+    /// with, so a refusal of an old credential does not renew again. The engine counts
+    /// `pushnode_credential_refreshes_total` from it.
     var generation: Int { get }
     /// The provider refused the credential of `generation` (FCM 401, APNs
     /// `ExpiredProviderToken`/`InvalidProviderToken`): renew it once.
@@ -20,8 +21,6 @@ package protocol ProviderCredentials: AnyObject, Sendable {
     /// The provider accepted a request sent with `generation`: a later refusal of it may renew
     /// once again (a credential revoked after working is not the same as one that never works).
     func accepted(generation: Int)
-    /// Credentials minted since start (`pushnode_credential_refreshes_total`).
-    var refreshes: Int { get }
 }
 
 /// What `ProviderCredentials.refused` did.

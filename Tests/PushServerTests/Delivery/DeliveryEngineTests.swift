@@ -15,138 +15,6 @@ import PushProtocol
 @testable import PushStore
 @testable import PushSupport
 
-/// A transport answering from a script per token (the FCM `message.token` or the APNs path's
-/// last component): each request takes the next answer, the last one repeats; `nil` holds the
-/// request unanswered until `releaseHeld`.
-final class ScriptedTransport: DeliveryTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var scripts: [String: [ProviderAnswer?]] = [:]
-    private var held: [@Sendable (Result<ProviderAnswer, TransportFailure>) -> Void] = []
-    private(set) var sent: [(token: String, request: OutboundRequest)] = []
-
-    func script(_ token: String, _ answers: [ProviderAnswer?]) { lock.withLock { scripts[token] = answers } }
-
-    func count(_ token: String) -> Int { lock.withLock { sent.filter { $0.token == token }.count } }
-
-    func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,
-              completion: @escaping @Sendable (Result<ProviderAnswer, TransportFailure>) -> Void) {
-        let token = Self.token(of: request)
-        let answer: ProviderAnswer?? = lock.withLock {
-            sent.append((token, request))
-            guard var script = scripts[token], !script.isEmpty else { return .some(ProviderAnswer(status: 200)) }
-            let next = script.count > 1 ? script.removeFirst() : script[0]
-            scripts[token] = script
-            if next == nil { held.append(completion) }
-            return .some(next)
-        }
-        if case .some(.some(let reply)) = answer { completion(.success(reply)) }
-    }
-
-    func releaseHeld() {
-        let pending = lock.withLock { defer { held.removeAll() }; return held }
-        pending.forEach { $0(.success(ProviderAnswer(status: 200))) }
-    }
-
-    func shutdown() {
-        let pending = lock.withLock { defer { held.removeAll() }; return held }
-        pending.forEach { $0(.failure(.cancelled)) }
-    }
-
-    static func token(of request: OutboundRequest) -> String {
-        if request.url.contains("/3/device/") { return String(request.url.split(separator: "/").last!) }
-        let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
-        return ((object?["message"] as? [String: Any])?["token"] as? String) ?? request.url
-    }
-}
-
-/// Credentials that are always ready and renew on refusal as the real ones do.
-final class FakeCredentials: ProviderCredentials, @unchecked Sendable {
-    private let lock = NSLock()
-    private var gen = 1
-    private var renewedAfterRefusal = -1
-    var generation: Int { lock.withLock { gen } }
-    var refreshes: Int { generation }
-    func prepare(now: Date) -> Bool { true }
-    func current() -> String? { "access-\(generation)" }
-    func accepted(generation: Int) {
-        lock.withLock { if renewedAfterRefusal == generation { renewedAfterRefusal = -1 } }
-    }
-    func refused(generation refused: Int, now: Date) -> CredentialRenewal {
-        lock.withLock {
-            if refused < gen { return .alreadyRenewed }
-            if renewedAfterRefusal == gen { return .gaveUp }
-            gen += 1
-            renewedAfterRefusal = gen
-            return .renewed
-        }
-    }
-}
-
-/// An engine over a temporary SQLite store with the scripted transport and real gateways.
-final class EngineFixture {
-    let storeFixture: StoreFixture
-    let transport = ScriptedTransport()
-    let credentials = FakeCredentials()
-    let metrics = MetricsRegistry()
-    let engine: DeliveryEngine
-    var store: SQLiteStore { storeFixture.store }
-    private var sequence = 0
-
-    init(attempts: Int = 4, maxInFlight: Int = 100, claimLease: TimeInterval = 60, claimRenewInterval: TimeInterval = 10) {
-        storeFixture = try! StoreFixture(configuration: .init(claimLease: claimLease))
-        var configuration = DeliveryEngine.Configuration(
-            policy: RetryPolicy(attempts: attempts, initialBackoff: 0.001, maxBackoff: 0.002),
-            maxInFlight: maxInFlight, pollInterval: 0.01)
-        configuration.claimRenewInterval = claimRenewInterval
-        let fcm = FCMGateway(configuration: .init(projectId: "p", baseURL: "https://fcm.test"),
-                             accessToken: { [credentials] in credentials.current() })
-        let apnsTokens = FakeCredentials()
-        let apns = APNsGateway(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
-                               providerToken: { apnsTokens.current() })
-        engine = DeliveryEngine(
-            store: storeFixture.store,
-            routes: [.init(gateway: fcm, credentials: credentials), .init(gateway: apns, credentials: apnsTokens)],
-            transport: transport,
-            configuration: configuration, metrics: metrics, log: .discard)
-    }
-
-    /// Registers `token` and queues one delivery of a new notification to it.
-    @discardableResult
-    func queue(_ token: String, platform: Platform = .android, ttl: TimeInterval = 3600) throws -> String {
-        sequence += 1
-        let id = "r-\(token)"
-        _ = try store.saveRegistration(Registration(id: id, account: "A", deviceId: token, platform: platform, token: token,
-                                                    appId: "default", environment: platform.provider == .apns ? "production" : "",
-                                                    createdAt: Date(), updatedAt: Date()))
-        var record = notification("n\(sequence)-\(token)", at: Date(), ttl: ttl)
-        record.groupId = nil
-        _ = try store.enqueue(record, deliveries: [Delivery(registrationId: id, provider: platform.provider)], caller: "S",
-                              key: IdempotencyKey(bytes: Array("\(sequence)\(token)".utf8)), duplicateSince: .distantPast)
-        engine.wake([platform.provider])
-        return id
-    }
-
-    func count(_ outcome: String, _ provider: Provider = .fcm) -> Double {
-        metrics.counter("pushnode_deliveries_total", help: "", labels: ["provider", "outcome"]).value(provider.rawValue, outcome)
-    }
-
-    func depth(_ provider: Provider) -> Int { (try? store.outboxStatistics()[provider]?.depth) ?? 0 }
-
-    /// Polls until `condition` holds (fails the test after 10 s; not a timing assertion).
-    func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            if Date() > deadline {
-                Issue.record("condition not reached", sourceLocation: sourceLocation)
-                return
-            }
-            usleep(2_000)
-        }
-    }
-
-    deinit { engine.stop(timeout: 2) }
-}
-
 @Suite struct DeliveryEngineTests {
     private func answer(_ status: Int, _ json: String = "", headers: [String: String] = [:]) -> ProviderAnswer {
         ProviderAnswer(status: status, headers: headers, body: Array(json.utf8))
@@ -157,7 +25,7 @@ final class EngineFixture {
         f.engine.start()
         try f.queue("tok-1")
         try f.queue("0a0b", platform: .apns)
-        f.waitUntil { f.count("delivered") == 1 && f.count("delivered", .apns) == 1 && f.depth(.fcm) == 0 && f.depth(.apns) == 0 }
+        waitUntil { f.count("delivered") == 1 && f.count("delivered", .apns) == 1 && f.depth(.fcm) == 0 && f.depth(.apns) == 0 }
         #expect(f.transport.sent.first { $0.token == "tok-1" }?.request.header("authorization") == "Bearer access-1")
     }
 
@@ -166,7 +34,7 @@ final class EngineFixture {
         f.transport.script("flaky", [answer(503), answer(500), answer(200)])
         f.engine.start()
         try f.queue("flaky")
-        f.waitUntil { f.count("delivered") == 1 }
+        waitUntil { f.count("delivered") == 1 }
         #expect(f.transport.count("flaky") == 3 && f.count("retried") == 2)
     }
 
@@ -175,7 +43,7 @@ final class EngineFixture {
         f.transport.script("down", [answer(503)])
         f.engine.start()
         try f.queue("down")
-        f.waitUntil { f.count("rejected") == 1 && f.depth(.fcm) == 0 }
+        waitUntil { f.count("rejected") == 1 && f.depth(.fcm) == 0 }
         #expect(f.transport.count("down") == 3)
     }
 
@@ -185,7 +53,7 @@ final class EngineFixture {
         f.transport.script("gone", [answer(404, unregistered)])
         f.engine.start()
         try f.queue("gone")
-        f.waitUntil { f.count("dead") == 1 }
+        waitUntil { f.count("dead") == 1 }
         #expect(try f.store.registrations(ofAccount: "A").isEmpty)
         let pruned = f.metrics.counter("pushnode_registrations_pruned_total", help: "", labels: ["provider", "reason"])
         #expect(pruned.value("fcm", "fcm.unregistered") == 1)
@@ -197,17 +65,17 @@ final class EngineFixture {
         f.transport.script("auth-once", [answer(401, unauthenticated), answer(200)])
         f.engine.start()
         try f.queue("auth-once")
-        f.waitUntil { f.count("delivered") == 1 }
+        waitUntil { f.count("delivered") == 1 }
         #expect(f.credentials.generation == 2)
         #expect(f.transport.sent.last?.request.header("authorization") == "Bearer access-2")
         #expect(f.engine.health.state(of: .fcm) == .healthy)
 
         f.transport.script("auth-always", [answer(401, unauthenticated)])
         try f.queue("auth-always")
-        f.waitUntil { f.engine.health.state(of: .fcm) == .credentialsRefused }
+        waitUntil { f.engine.health.state(of: .fcm) == .credentialsRefused }
         // token-2 had worked, so its refusal renews once (token-3); token-3 refused too: unhealthy.
         #expect(f.credentials.generation == 3)
-        f.waitUntil { f.count("rejected") == 1 }  // retried within the attempt cap, then dropped
+        waitUntil { f.count("rejected") == 1 }  // retried within the attempt cap, then dropped
         #expect(f.engine.health.snapshot["fcm"] == "credentials_refused")
     }
 
@@ -215,7 +83,7 @@ final class EngineFixture {
         let f = EngineFixture()
         try f.queue("late", ttl: 0.5)  // less than a whole second left: never sent
         f.engine.start()
-        f.waitUntil { f.count("expired") == 1 }
+        waitUntil { f.count("expired") == 1 }
         #expect(f.transport.count("late") == 0)
     }
 
@@ -226,33 +94,62 @@ final class EngineFixture {
         f.engine.start()
         for token in slow { try f.queue(token, platform: .apns) }
         for index in 0..<5 { try f.queue("fast-\(index)") }
-        f.waitUntil { f.count("delivered") == 5 && f.engine.inFlight[.apns] == 2 }
+        waitUntil { f.count("delivered") == 5 && f.engine.inFlight[.apns] == 2 }
         // APNs holds its two in flight, the rest wait in the outbox, not dropped.
         #expect(f.engine.inFlight[.apns] == 2 && f.depth(.apns) == 4)
         f.transport.releaseHeld()
-        f.waitUntil { f.count("delivered", .apns) >= 2 }
-        f.waitUntil {
+        waitUntil { f.count("delivered", .apns) >= 2 }
+        waitUntil {
             f.transport.releaseHeld()
             return f.count("delivered", .apns) == 4 && f.depth(.apns) == 0
         }
     }
 
     /// A send that outlasts the claim lease keeps its claim: the lane renews it, so another
-    /// claimer (another node, or this one after the lease) never sees the row as due.
+    /// claimer (another node, or this one after the lease) never sees the row as due. The
+    /// engine runs on a manual clock, stepped one renew interval at a time.
     @Test func claimsOfRequestsInFlightAreRenewedPastTheirLease() throws {
-        let f = EngineFixture(claimLease: 0.3, claimRenewInterval: 0.1)
+        let manual = ManualClock(Date())
+        let f = EngineFixture(claimLease: 30, claimRenewInterval: 10, clock: manual.engineClock)
         f.transport.script("held-token", [nil])
         f.engine.start()
         try f.queue("held-token")
-        f.waitUntil { f.engine.inFlight[.fcm] == 1 }
-        let lapse = Date().addingTimeInterval(1.0)
-        while Date() < lapse {  // three lease lengths with the request still outstanding
-            #expect(try f.store.claimDue(provider: .fcm, limit: 10, now: Date()).entries.isEmpty)
-            usleep(50_000)
+        waitUntil { f.engine.inFlight[.fcm] == 1 }
+        let id = try #require(try f.store.read { db in try db.queryFirst("SELECT id FROM outbox") { $0.int64(0) } })
+        #expect(f.leaseEnd(id) == Date(unixMilliseconds: manual.now.addingTimeInterval(30).unixMilliseconds))
+        for _ in 0..<4 {  // past the first lease, with the request still outstanding
+            manual.advance(by: 10)
+            let renewed = Date(unixMilliseconds: manual.now.addingTimeInterval(30).unixMilliseconds)
+            waitUntil { f.leaseEnd(id) == renewed }
+            #expect(try f.store.claimDue(provider: .fcm, limit: 10, now: manual.now).entries.isEmpty)
         }
         f.transport.releaseHeld()
-        f.waitUntil { f.count("delivered") == 1 && f.depth(.fcm) == 0 }
+        waitUntil { f.count("delivered") == 1 && f.depth(.fcm) == 0 }
         #expect(f.transport.count("held-token") == 1)
+    }
+
+    /// Stop waits for the answers in flight up to its deadline; then the transport cancels them
+    /// and the lane applies the cancellations before the store closes: the row stays queued.
+    @Test func stopWaitsForAnswersInFlightUpToItsDeadline() throws {
+        let f = EngineFixture()
+        f.transport.script("held-token", [nil])
+        f.engine.start()
+        try f.queue("held-token")
+        waitUntil { f.engine.inFlight[.fcm] == 1 }
+        let start = Clocks.monotonicSeconds()
+        f.engine.stop(timeout: 0.2)
+        #expect(Clocks.monotonicSeconds() - start >= 0.2)
+        #expect(f.count("retried") == 1 && f.depth(.fcm) == 1 && f.engine.inFlight[.fcm] == 0)
+    }
+
+    @Test func stopReturnsOnceNothingIsInFlight() throws {
+        let f = EngineFixture()
+        f.engine.start()
+        try f.queue("tok-1")
+        waitUntil { f.count("delivered") == 1 }
+        let start = Clocks.monotonicSeconds()
+        f.engine.stop(timeout: 30)
+        #expect(Clocks.monotonicSeconds() - start < 10)  // not the deadline: a bound against hangs
     }
 
     @Test func outboxGaugesAreSampledAtScrape() throws {

@@ -1,0 +1,77 @@
+import Foundation
+import PushProtocol
+@testable import PushDelivery
+@testable import PushEngine
+@testable import PushStore
+
+/// A lane state machine under a manual clock: events are fed by hand, no thread, no sleeping.
+/// A class, so its events can be fed inside `#expect`.
+final class LaneUnderTest {
+    typealias Action = LaneStateMachine.Action
+
+    static let policy = RetryPolicy(attempts: 4, initialBackoff: 10, maxBackoff: 10)  // fixed: no jitter
+
+    let clock = ManualClock()
+    var machine: LaneStateMachine
+
+    init(provider: Provider = .fcm, credentials: Bool = false, maxInFlight: Int = 8, claimBatch: Int = 4,
+         policy: RetryPolicy = LaneUnderTest.policy) {
+        let gateway: any PushGateway
+        switch provider {
+        case .fcm:
+            gateway = FCMGateway(configuration: .init(projectId: "p", baseURL: "https://fcm.test"), accessToken: { "token" })
+        case .apns:
+            gateway = APNsGateway(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
+                                  providerToken: { "jwt" })
+        case .webpush:
+            gateway = WebPushGateway(encryptor: EchoEncryptor(), authorizer: EchoAuthorizer(), isRoutable: { _ in true })
+        }
+        machine = LaneStateMachine(
+            provider: provider, gateway: gateway, hasCredentials: credentials,
+            settings: .init(policy: policy, maxInFlight: maxInFlight, claimBatch: claimBatch, pollInterval: 1,
+                            credentialRetry: 5, claimRenewInterval: 10))
+    }
+
+    var now: Date { clock.now }
+
+    func pass() -> [Action] { machine.pass(now: now) }
+
+    func claimed(_ entries: [OutboxEntry], expired: Int = 0, orphaned: Int = 0) -> [Action] {
+        machine.claimed(OutboxClaim(entries: entries, expired: expired, orphaned: orphaned), now: now)
+    }
+
+    func finished(_ entry: OutboxEntry, _ result: LaneStateMachine.Result, generation: Int = 0) -> [Action] {
+        machine.finished(attempt(entry, generation: generation), result, now: now)
+    }
+
+    /// Claims `entries` on a pass (which must ask for a claim) and returns the claim's actions.
+    @discardableResult
+    func claimOnPass(_ entries: [OutboxEntry]) -> [Action] {
+        let actions = pass()
+        precondition(actions.contains { if case .claim = $0 { return true } else { return false } })
+        return claimed(entries)
+    }
+
+    func attempt(_ entry: OutboxEntry, generation: Int = 0) -> LaneStateMachine.Attempt {
+        LaneStateMachine.Attempt(entryID: entry.id, job: entry.job, generation: generation)
+    }
+
+    /// A claimed row of `platform` queued at the clock's start (an FCM token or a Web Push endpoint).
+    func entry(_ id: Int64, platform: Platform = .android, token: String? = nil, attempts: Int = 1,
+               ttl: TimeInterval = 3600) -> OutboxEntry {
+        OutboxEntry(id: id, attempts: attempts, createdAt: t0, expiresAt: t0.addingTimeInterval(ttl),
+                    notification: notification("n\(id)", at: t0, ttl: ttl),
+                    registration: registration("r\(id)", account: "A", platform: platform, token: token ?? "tok-\(id)"))
+    }
+
+    static func answer(_ status: Int, _ json: String = "", headers: [String: String] = [:]) -> LaneStateMachine.Result {
+        .answered(ProviderAnswer(status: status, headers: headers, body: Array(json.utf8)))
+    }
+}
+
+extension [LaneStateMachine.Action] {
+    /// The `.log` lines, the rest left out.
+    var logs: [String] { compactMap { if case .log(let line) = $0 { return line } else { return nil } } }
+    /// Everything but `.log`.
+    var withoutLogs: [LaneStateMachine.Action] { filter { if case .log = $0 { return false } else { return true } } }
+}
