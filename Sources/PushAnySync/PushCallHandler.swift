@@ -35,7 +35,7 @@ struct PushCallHandler: Sendable {
     private func call(_ rpc: PushRPC, body: [UInt8]) throws(ServiceError) -> DRPCReply {
         switch rpc {
         case .setToken:
-            let wire = try PushWire.decoded { () throws(AnySyncWireError) in try PushWire.setToken(body) }
+            let wire = try PushWire.decoded(PushWire.setToken(body))
             let platform = try PushWire.platform(wire.platform)
             if !enabledPlatforms.contains(platform) { disabledPlatformToken(platform) }
             _ = try service.setToken(SetTokenRequest(deviceId: peerID, platform: platform, token: wire.token), caller: caller,
@@ -43,7 +43,7 @@ struct PushCallHandler: Sendable {
         case .revokeToken:
             _ = try service.revokeToken(RevokeTokenRequest(.device(peerID)), caller: caller)
         case .createSpace, .removeSpace:
-            let request = try PushWire.spaceRequest(PushWire.decoded { () throws(AnySyncWireError) in try PushWire.space(body) })
+            let request = try PushWire.spaceRequest(PushWire.decoded(PushWire.space(body)))
             _ = rpc == .createSpace ? try service.createSpace(request, caller: caller)
                                     : try service.removeSpace(request, caller: caller)
         case .subscriptions:
@@ -59,9 +59,9 @@ struct PushCallHandler: Sendable {
             try service.verifySignatures(of: topics.enumerated().map { ($0.offset, $0.element) })
             if !topics.isEmpty { _ = try service.unsubscribe(UnsubscribeRequest(topics: topics.map(\.ref)), caller: caller) }
         case .notify:
-            try notify(PushWire.decoded { () throws(AnySyncWireError) in try PushWire.notify(body) })
+            try notify(PushWire.decoded(PushWire.notify(body)))
         case .notifySilent:
-            try notifySilent(PushWire.decoded { () throws(AnySyncWireError) in try PushWire.notify(body) })
+            try notifySilent(PushWire.decoded(PushWire.notify(body)))
         }
         return Self.ok
     }
@@ -77,12 +77,12 @@ struct PushCallHandler: Sendable {
                                caller: caller)
     }
 
-    /// The calling peer's own device is skipped. The reference verifies every topic: those the service
-    /// drops unchecked (not the caller's own) are verified here; none of the caller's own left is Ok
-    /// with nothing queued, once the message's signature verified.
+    /// The calling peer's own device is skipped. The reference verifies every topic, the service only
+    /// those it keeps (the caller's own): the others go through its verification first. None of the
+    /// caller's own left is Ok with nothing queued, once the message's signature verified.
     private func notifySilent(_ request: PushWire.NotifyRequest) throws(ServiceError) {
         let topics = try PushWire.serviceTopics(request.topics)
-        let message = try request.message.map { wire throws(ServiceError) in try PushWire.serviceMessage(wire) }
+        let message = try request.message.map(PushWire.serviceMessage)
         try service.verifySignatures(of: topics.enumerated().filter { !PushService.isOwn($0.element, caller: caller) }
                                                .map { ($0.offset, $0.element) })
         guard topics.contains(where: { PushService.isOwn($0, caller: caller) }) else {
@@ -94,7 +94,7 @@ struct PushCallHandler: Sendable {
     }
 
     private func topics(_ body: [UInt8]) throws(ServiceError) -> [Topic] {
-        try PushWire.serviceTopics(PushWire.decoded { () throws(AnySyncWireError) in try PushWire.topicsRequest(body) })
+        try PushWire.serviceTopics(PushWire.decoded(PushWire.topicsRequest(body)))
     }
 
     /// An empty `groupId` means none.

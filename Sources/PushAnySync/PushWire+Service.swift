@@ -7,7 +7,7 @@ import PushService
 /// the service's. Refusals are the service's `ServiceError`, so the door's one table answers them.
 extension PushWire {
     /// Bytes the wire cannot read: 1200 naming the wire error (never a value).
-    static func decoded<T>(_ read: () throws(AnySyncWireError) -> T) throws(ServiceError) -> T {
+    static func decoded<T>(_ read: @autoclosure () throws(AnySyncWireError) -> T) throws(ServiceError) -> T {
         do {
             return try read()
         } catch {

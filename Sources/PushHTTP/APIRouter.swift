@@ -6,8 +6,8 @@ import PushSupport
 /// The API listener's router over `RouteTable`: operations routes, `GET /v1/capabilities`, and every
 /// signed `/v1` route — authenticated, rate limited per account by its operation's class, then passed
 /// to the injected service handler. Unknown paths answer 404 `not_found`, known paths with another
-/// method 405 `method_not_allowed` with `Allow`; every error is rendered by `ErrorJSON`. One log line and one metrics sample
-/// per request (route label, never the raw path, which might carry secrets).
+/// method 405 `method_not_allowed` with `Allow`; every error is rendered by `ErrorJSON`. One log line
+/// and one metrics sample per request (route label, never the raw path, which might carry secrets).
 package final class APIRouter: HTTPResponder {
     /// The service: answers an authenticated request, or nil when it has no route for it.
     package typealias AuthenticatedHandler = @Sendable (HTTPRequest, AccountID) -> HTTPResponse?
@@ -24,7 +24,8 @@ package final class APIRouter: HTTPResponder {
 
     /// - Parameter servesMetrics: false when an admin listener serves `/metrics` instead.
     package init(capabilities: Capabilities, authenticator: RequestAuthenticator, rateLimiter: RateLimiter,
-                handler: @escaping AuthenticatedHandler, operations: OperationsRoutes, servesMetrics: Bool = true, log: LogSink = .standardError,
+                handler: @escaping AuthenticatedHandler, operations: OperationsRoutes, servesMetrics: Bool = true,
+                log: LogSink = .standardError,
                 now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
         self.capabilitiesBody = capabilities.json
         self.authenticator = authenticator

@@ -2,8 +2,8 @@ import PushProtocol
 import PushService
 
 /// Every route of the API listener (PROTOCOL §3.3) — the one list. It drives the routers' 404 and
-/// 405 (with `Allow`), the rate class of each signed route (its `ServiceOperation`'s) and the service call
-/// `ServiceRoutes` makes.
+/// 405 (with `Allow`), the rate class of each signed route (its `ServiceOperation`'s) and the service
+/// call `ServiceRoutes` makes.
 package enum RouteTable {
     package static let routes: [APIRoute] = [
         APIRoute("GET", "/healthz", .operations(.health)),

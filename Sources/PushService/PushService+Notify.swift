@@ -7,7 +7,7 @@ extension PushService {
     /// `POST /v1/notify`: checks, resolves the recipients (subscribers minus the caller), routes per
     /// device, and queues one durable delivery each — answering only after the commit.
     package func notify(_ request: NotifyRequest, caller: AccountID) throws(ServiceError) -> NotifyResponse {
-        try shaped { () throws(APIError) in try request.validateShape() }
+        try shaped(request.validateShape())
         try checkTopicCount(request.topics.count)
         try checkMessage(request.message, caller: caller)
         try verifySignatures(of: request.topics.enumerated().map { ($0.offset, $0.element) })
@@ -21,7 +21,7 @@ extension PushService {
     /// `POST /v1/notify/silent`: only topics equal to the caller's account id are kept (others are
     /// dropped silently); recipients include the caller, minus the sending device.
     package func notifySilent(_ request: NotifySilentRequest, caller: AccountID) throws(ServiceError) -> NotifyResponse {
-        try shaped { () throws(APIError) in try request.validateShape() }
+        try shaped(request.validateShape())
         try checkTopicCount(request.topics.count)
         if let deviceId = request.deviceId, !(1...128).contains(deviceId.count) {
             throw .invalid("deviceId", "deviceId must be 1–128 characters")

@@ -24,7 +24,7 @@ extension PushService {
     package func unsubscribe(_ request: UnsubscribeRequest, caller: AccountID) throws(ServiceError) -> SubscriptionCountResponse {
         try checkTopicCount(request.topics.count)
         for (index, ref) in request.topics.enumerated() {
-            try shaped { () throws(APIError) in try ref.validate(at: "topics[\(index)]") }
+            try shaped(ref.validate(at: "topics[\(index)]"))
         }
         return SubscriptionCountResponse(count: try stored { try store.removeSubscriptions(ofAccount: caller.string, request.topics) })
     }
@@ -38,7 +38,7 @@ extension PushService {
     private func checkedTopics(_ topics: [Topic], caller: AccountID) throws(ServiceError) -> [TopicRef] {
         try checkTopicCount(topics.count)
         for (index, topic) in topics.enumerated() {
-            try shaped { () throws(APIError) in try topic.validateShape(at: "topics[\(index)]") }
+            try shaped(topic.validateShape(at: "topics[\(index)]"))
         }
         try verifySignatures(of: Array(topics.enumerated().map { ($0.offset, $0.element) }))
         if configuration.requireSpaceRegistration {

@@ -96,7 +96,7 @@ package final class PushService: Sendable {
     }
 
     /// A shape rule of PushProtocol: its error becomes a refusal.
-    func shaped(_ rule: () throws(APIError) -> Void) throws(ServiceError) {
+    func shaped(_ rule: @autoclosure () throws(APIError) -> Void) throws(ServiceError) {
         do {
             try rule()
         } catch {
