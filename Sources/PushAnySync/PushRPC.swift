@@ -2,7 +2,7 @@ import PushService
 
 /// The rpcs of `pushproto.Push` (ANY-SYNC-WIRE §9) and the service operation each one is; the
 /// operation gives its rate class.
-enum PushRPC: String, CaseIterable {
+enum PushRPC: String {
     case setToken = "SetToken"
     case revokeToken = "RevokeToken"
     case createSpace = "CreateSpace"
