@@ -1,29 +1,47 @@
 import PushProtocol
+import PushService
 
-/// any-sync rpcerr codes the door answers with (ANY-SYNC-WIRE §8.6, PROTOCOL §8).
+/// The any-sync rpcerr codes the door answers with (ANY-SYNC-WIRE §8.6, PROTOCOL §8.1), and the one
+/// table from the service's error codes to them.
 enum AnySyncErrorCode {
+    /// drpc's own code for an rpc it does not know.
+    static let unknownRPC: UInt64 = 0
     static let rateLimited: UInt64 = 700
     static let unexpected: UInt64 = 1200
     static let invalidSignature: UInt64 = 1201
     static let invalidTopicSignature: UInt64 = 1202
 
-    static let rateLimitedReply = DRPCReply.error(code: rateLimited, message: "rate limit exceeded")
-    static let invalidSignatureReply = DRPCReply.error(code: invalidSignature, message: "invalid signature")
-    static let invalidTopicSignatureReply = DRPCReply.error(code: invalidTopicSignature, message: "invalid topic signature")
+    /// The error codes that have an any-sync code of their own; every other refusal is 1200
+    /// `Unexpected`.
+    static let byCode: [APIError.Code: UInt64] = [
+        .messageSignatureInvalid: invalidSignature,
+        .spaceSignatureInvalid: invalidSignature,
+        .topicSignatureInvalid: invalidTopicSignature,
+        .rateLimited: rateLimited,
+    ]
 
-    /// 1200 with a text naming what was wrong (never a secret: API error texts name fields and limits).
-    static func unexpected(_ detail: String) -> DRPCReply {
-        .error(code: unexpected, message: "unexpected error: \(detail)")
+    /// The any-sync code of `code`.
+    static func code(for code: APIError.Code) -> UInt64 { byCode[code] ?? unexpected }
+
+    /// The reply to a refusal: the fixed text of its any-sync code, or for 1200 the refusal's message
+    /// (it names the rule or limit, never a value). A storage failure, or a refusal coded `internal`,
+    /// is `internalReply`: the underlying error never reaches the wire.
+    static func reply(for error: ServiceError) -> DRPCReply {
+        guard case .refused(let refusal) = error, refusal.code != .internal else { return internalReply }
+        let code = code(for: refusal.code)
+        switch code {
+        case rateLimited: return .error(code: code, message: "rate limit exceeded")
+        case invalidSignature: return .error(code: code, message: "invalid signature")
+        case invalidTopicSignature: return .error(code: code, message: "invalid topic signature")
+        default: return .error(code: code, message: "unexpected error: \(refusal.message)")
+        }
     }
 
-    /// The reply for an error the service threw.
-    static func reply(for error: any Error) -> DRPCReply {
-        guard let api = error as? APIError else { return .error(code: unexpected, message: "unexpected error") }
-        switch api.code {
-        case .topicSignatureInvalid: return invalidTopicSignatureReply
-        case .messageSignatureInvalid, .spaceSignatureInvalid: return invalidSignatureReply
-        case .rateLimited: return rateLimitedReply
-        default: return unexpected(api.message)
-        }
+    /// 1200 with a fixed text, for failures that are not the caller's.
+    static let internalReply = DRPCReply.error(code: unexpected, message: "unexpected error")
+
+    /// Code 0 naming the rpc, as drpc answers.
+    static func unknownRPCReply(_ rpc: String) -> DRPCReply {
+        .error(code: unknownRPC, message: "unknown rpc: \"\(rpc)\"")
     }
 }

@@ -140,7 +140,6 @@ enum IngestBench {
                 limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints))
             let routes = ServiceRoutes(service: service)
             return NodeBackend(handler: { routes.handle($0, caller: $1) },
-                               rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
                                close: { store.close() }, service: service)
         },
         vapidPublicKey: Node.Dependencies.production.vapidPublicKey)

@@ -3,22 +3,19 @@ import PushProtocol
 import PushService
 import PushSupport
 
-/// The API listener's router: operations routes, `GET /v1/capabilities`, and every signed `/v1`
-/// route of `RouteTable` — authenticated, rate limited per account, then passed to the injected
-/// service handler. Unknown paths answer 404 `not_found`, known paths with another method 405
-/// `method_not_allowed`; every error is PROTOCOL error JSON. One log line and one metrics sample
-/// per request (route label, never the raw path, which might carry secrets).
+/// The API listener's router over `RouteTable`: operations routes, `GET /v1/capabilities`, and every
+/// signed `/v1` route — authenticated, rate limited per account by its operation's class, then passed
+/// to the injected service handler. Unknown paths answer 404 `not_found`, known paths with another
+/// method 405 `method_not_allowed` with `Allow`; every error is rendered by `ErrorJSON`. One log line
+/// and one metrics sample per request (route label, never the raw path, which might carry secrets).
 package final class APIRouter: HTTPResponder {
     /// The service: answers an authenticated request, or nil when it has no route for it.
     package typealias AuthenticatedHandler = @Sendable (HTTPRequest, AccountID) -> HTTPResponse?
-    /// The rate class of a route (method, path), or nil when it is not rate limited.
-    package typealias RateClassifier = @Sendable (_ method: String, _ path: String) -> RateClass?
 
     private let capabilitiesBody: [UInt8]
     private let authenticator: RequestAuthenticator
     private let rateLimiter: RateLimiter
     private let handler: AuthenticatedHandler
-    private let rateClass: RateClassifier
     private let operations: OperationsRoutes
     private let servesMetrics: Bool
     private let metrics: HTTPMetrics
@@ -27,14 +24,13 @@ package final class APIRouter: HTTPResponder {
 
     /// - Parameter servesMetrics: false when an admin listener serves `/metrics` instead.
     package init(capabilities: Capabilities, authenticator: RequestAuthenticator, rateLimiter: RateLimiter,
-                handler: @escaping AuthenticatedHandler, rateClass: @escaping RateClassifier,
-                operations: OperationsRoutes, servesMetrics: Bool = true, log: LogSink = .standardError,
+                handler: @escaping AuthenticatedHandler, operations: OperationsRoutes, servesMetrics: Bool = true,
+                log: LogSink = .standardError,
                 now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
         self.capabilitiesBody = capabilities.json
         self.authenticator = authenticator
         self.rateLimiter = rateLimiter
         self.handler = handler
-        self.rateClass = rateClass
         self.operations = operations
         self.servesMetrics = servesMetrics
         self.metrics = HTTPMetrics(registry: operations.metrics)
@@ -50,8 +46,8 @@ package final class APIRouter: HTTPResponder {
     }
 
     package func respondTooLarge(to request: HTTPRequest, limit: Int) -> HTTPResponse {
-        let error = APIError(status: 413, code: .tooLarge, message: "request body is over \(limit) bytes")
-        let outcome = Outcome(response: ErrorJSON.response(error), route: routeLabel(request.path), account: nil)
+        let outcome = Outcome(response: ErrorJSON.response(.tooLarge, "request body is over \(limit) bytes"),
+                              route: routeLabel(request.path), account: nil)
         finish(request, outcome, started: now())
         return outcome.response
     }
@@ -65,27 +61,26 @@ package final class APIRouter: HTTPResponder {
     private func route(_ request: HTTPRequest) -> Outcome {
         let path = request.path
         let label = routeLabel(path)
-        guard let methods = RouteTable.methods(for: path), path != "/metrics" || servesMetrics else {
-            return Outcome(response: ErrorJSON.response(APIError(status: 404, code: .notFound, message: "no such route")),
-                           route: label, account: nil)
+        guard !RouteTable.routes(at: path).isEmpty, path != "/metrics" || servesMetrics else {
+            return Outcome(response: ErrorJSON.response(.notFound, "no such route"), route: label, account: nil)
         }
-        guard methods.contains(request.method) else {
-            let error = APIError(status: 405, code: .methodNotAllowed, message: "\(request.method) is not allowed here")
-            return Outcome(response: ErrorJSON.response(error, extraHeaders: [("Allow", methods.sorted().joined(separator: ", "))]),
-                           route: label, account: nil)
+        guard let route = RouteTable.route(method: request.method, path: path) else {
+            let response = ErrorJSON.response(.methodNotAllowed, "\(request.method) is not allowed here",
+                                              extraHeaders: [("Allow", RouteTable.allowedMethods(at: path))])
+            return Outcome(response: response, route: label, account: nil)
         }
-        switch path {
-        case "/healthz": return Outcome(response: operations.health(), route: label, account: nil)
-        case "/readyz": return Outcome(response: operations.ready(), route: label, account: nil)
-        case "/metrics": return Outcome(response: operations.renderMetrics(), route: label, account: nil)
-        case "/v1/capabilities":
+        switch route.target {
+        case .operations(let endpoint):
+            return Outcome(response: operations.respond(endpoint), route: label, account: nil)
+        case .capabilities:
             return Outcome(response: HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: capabilitiesBody),
                            route: label, account: nil)
-        default: return authenticated(request, label: label)
+        case .service(let operation, _):
+            return authenticated(request, rateClass: operation.rateClass, label: label)
         }
     }
 
-    private func authenticated(_ request: HTTPRequest, label: String) -> Outcome {
+    private func authenticated(_ request: HTTPRequest, rateClass: RateClass, label: String) -> Outcome {
         let account: AccountID
         do {
             account = try authenticator.authenticate(request)
@@ -93,21 +88,19 @@ package final class APIRouter: HTTPResponder {
             metrics.authFailures.increment(error.code.rawValue)
             return Outcome(response: ErrorJSON.response(error), route: label, account: nil)
         }
-        if let rateClass = rateClass(request.method, request.path),
-           case .denied(let retryAfter) = rateLimiter.take(account: account, rateClass: rateClass) {
+        if case .denied(let retryAfter) = rateLimiter.take(account: account, rateClass: rateClass) {
             metrics.rateLimited.increment(rateClass.rawValue)
-            let error = APIError(status: 429, code: .rateLimited, message: "too many requests; retry later", retryAfter: retryAfter)
-            return Outcome(response: ErrorJSON.response(error), route: label, account: account)
+            let response = ErrorJSON.response(.rateLimited, "too many requests; retry later", retryAfter: retryAfter)
+            return Outcome(response: response, route: label, account: account)
         }
         guard let response = handler(request, account) else {
-            return Outcome(response: ErrorJSON.response(APIError(status: 404, code: .notFound, message: "no such route")),
-                           route: label, account: account)
+            return Outcome(response: ErrorJSON.response(.notFound, "no such route"), route: label, account: account)
         }
         return Outcome(response: response, route: label, account: account)
     }
 
     /// The path when it is a known route, else `other`: bounded label values, no raw paths.
-    private func routeLabel(_ path: String) -> String { RouteTable.methods(for: path) != nil ? path : "other" }
+    private func routeLabel(_ path: String) -> String { RouteTable.routes(at: path).isEmpty ? "other" : path }
 
     private func finish(_ request: HTTPRequest, _ outcome: Outcome, started: Double) {
         let seconds = max(0, now() - started)

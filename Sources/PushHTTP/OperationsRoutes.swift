@@ -20,18 +20,32 @@ package struct OperationsRoutes: Sendable {
         self.providers = providers
     }
 
+    /// The routes it answers (their paths are in `RouteTable`).
+    package enum Endpoint: Sendable {
+        case health, readiness, metrics
+    }
+
+    /// The answer of `endpoint`.
+    func respond(_ endpoint: Endpoint) -> HTTPResponse {
+        switch endpoint {
+        case .health: return health()
+        case .readiness: return ready()
+        case .metrics: return renderMetrics()
+        }
+    }
+
     private struct Status: Encodable {
         let status: String
         var providers: [String: String]? = nil
     }
 
     /// `{"status":"ok"}` while the process serves.
-    func health() -> HTTPResponse { JSON.response(Status(status: "ok")) }
+    private func health() -> HTTPResponse { JSON.response(Status(status: "ok")) }
 
     /// 200 `{"status":"ready"}` once storage is open; 503 `{"status":"starting"|"draining"}` otherwise.
     /// With delivery running, `providers` tells each provider's health (an unhealthy provider
     /// does not make the node unready: the API still queues deliveries durably).
-    package func ready() -> HTTPResponse {
+    private func ready() -> HTTPResponse {
         let state = readiness()
         let detail = providers()
         return JSON.response(Status(status: state.rawValue, providers: detail.isEmpty ? nil : detail),
@@ -39,7 +53,7 @@ package struct OperationsRoutes: Sendable {
     }
 
     /// The Prometheus text exposition.
-    func renderMetrics() -> HTTPResponse {
+    private func renderMetrics() -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                      body: Array(metrics.render().utf8))
     }

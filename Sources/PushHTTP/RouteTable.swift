@@ -1,23 +1,59 @@
-/// The signed `/v1` routes of PROTOCOL §3 and their methods. The router answers 404 for other
-/// paths and 405 for other methods before it authenticates; the service handler sees only these.
+import PushProtocol
+import PushService
+
+/// Every route of the API listener (PROTOCOL §3.3) — the one list. It drives the routers' 404 and
+/// 405 (with `Allow`), the rate class of each signed route (its `ServiceOperation`'s) and the service
+/// call `ServiceRoutes` makes.
 package enum RouteTable {
-    package static let authenticated: [String: Set<String>] = [
-        "/v1/tokens": ["GET", "POST"],
-        "/v1/tokens/revoke": ["POST"],
-        "/v1/spaces": ["POST"],
-        "/v1/spaces/remove": ["POST"],
-        "/v1/subscriptions": ["GET", "POST", "PUT"],
-        "/v1/subscriptions/remove": ["POST"],
-        "/v1/notify": ["POST"],
-        "/v1/notify/silent": ["POST"],
+    package static let routes: [APIRoute] = [
+        APIRoute("GET", "/healthz", .operations(.health)),
+        APIRoute("GET", "/readyz", .operations(.readiness)),
+        APIRoute("GET", "/metrics", .operations(.metrics)),
+        APIRoute("GET", "/v1/capabilities", .capabilities),
+        APIRoute("POST", "/v1/tokens", .setToken) { service, request, caller in try service.setToken(body(request), caller: caller) },
+        APIRoute("GET", "/v1/tokens", .listTokens) { service, _, caller in try service.listTokens(caller: caller) },
+        APIRoute("POST", "/v1/tokens/revoke", .revokeToken) { service, request, caller in
+            try service.revokeToken(body(request), caller: caller)
+        },
+        APIRoute("POST", "/v1/spaces", .createSpace) { service, request, caller in
+            try service.createSpace(body(request), caller: caller)
+        },
+        APIRoute("POST", "/v1/spaces/remove", .removeSpace) { service, request, caller in
+            try service.removeSpace(body(request), caller: caller)
+        },
+        APIRoute("PUT", "/v1/subscriptions", .subscribeAll) { service, request, caller in
+            try service.subscribeAll(body(request), caller: caller)
+        },
+        APIRoute("POST", "/v1/subscriptions", .subscribe) { service, request, caller in
+            try service.subscribe(body(request), caller: caller)
+        },
+        APIRoute("GET", "/v1/subscriptions", .subscriptions) { service, _, caller in try service.subscriptions(caller: caller) },
+        APIRoute("POST", "/v1/subscriptions/remove", .unsubscribe) { service, request, caller in
+            try service.unsubscribe(body(request), caller: caller)
+        },
+        APIRoute("POST", "/v1/notify", .notify) { service, request, caller in try service.notify(body(request), caller: caller) },
+        APIRoute("POST", "/v1/notify/silent", .notifySilent) { service, request, caller in
+            try service.notifySilent(body(request), caller: caller)
+        },
     ]
 
-    /// The unsigned routes, each GET only.
-    package static let unsigned: Set<String> = ["/healthz", "/readyz", "/metrics", "/v1/capabilities"]
+    private static let byPath: [String: [APIRoute]] = Dictionary(grouping: routes, by: \.path)
 
-    /// The methods allowed on `path`, or nil when the path is unknown.
-    package static func methods(for path: String) -> Set<String>? {
-        if unsigned.contains(path) { return ["GET"] }
-        return authenticated[path]
+    /// The routes on `path` (one per method); empty when the path is unknown.
+    package static func routes(at path: String) -> [APIRoute] { byPath[path] ?? [] }
+
+    /// The route of this method on this path, or nil.
+    package static func route(method: String, path: String) -> APIRoute? {
+        routes(at: path).first { $0.method == method }
+    }
+
+    /// The `Allow` value of a 405 on `path`: its methods, sorted.
+    package static func allowedMethods(at path: String) -> String {
+        routes(at: path).map(\.method).sorted().joined(separator: ", ")
+    }
+
+    /// A request body as the route's request type; decoding failures are PushProtocol's `APIError`s.
+    private static func body<T: Decodable>(_ request: HTTPRequest) throws -> T {
+        try WireDecoder.decode(T.self, from: request.body)
     }
 }

@@ -146,11 +146,10 @@ package final class Node: Sendable {
             rateLimiter: rateLimiter,
             handler: { [state] request, account in
                 guard let backend = state.withLock({ $0.backend }) else {
-                    return ErrorJSON.response(APIError(status: 503, code: "unavailable", message: "storage is not open yet"))
+                    return ErrorJSON.response(.unavailable, "storage is not open yet")
                 }
                 return backend.handler(request, account)
             },
-            rateClass: { [state] method, path in state.withLock { $0.backend }?.rateClass(method, path) },
             operations: operations, servesMetrics: config.adminListen == nil, log: log)
     }
 

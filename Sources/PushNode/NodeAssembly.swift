@@ -43,7 +43,6 @@ enum NodeAssembly {
         engine.start()
         let shutdownTimeout = config.server.shutdownTimeout
         return NodeBackend(handler: { routes.handle($0, caller: $1) },
-                           rateClass: { ServiceRoutes.rateClass(method: $0, path: $1) },
                            close: {
                                engine.stop(timeout: shutdownTimeout)
                                store.close()

@@ -4,11 +4,10 @@ import PushEngine
 import PushHTTP
 import PushService
 
-/// What the service side hands the node once storage is open: the handler for signed routes,
-/// their rate classes, and how to close storage at shutdown.
+/// What the service side hands the node once storage is open: the handler for signed routes and
+/// how to close storage at shutdown.
 package struct NodeBackend: Sendable {
     package var handler: APIRouter.AuthenticatedHandler
-    package var rateClass: APIRouter.RateClassifier
     /// Flushes and closes storage; called once, after the listeners stopped.
     package var close: @Sendable () -> Void
     /// Provider name → health state (`ProviderHealth`), for the `/readyz` detail.
@@ -16,11 +15,9 @@ package struct NodeBackend: Sendable {
     /// The service, for the any-sync door (nil: the door stays closed).
     package var service: PushService?
 
-    package init(handler: @escaping APIRouter.AuthenticatedHandler, rateClass: @escaping APIRouter.RateClassifier,
-                close: @escaping @Sendable () -> Void,
+    package init(handler: @escaping APIRouter.AuthenticatedHandler, close: @escaping @Sendable () -> Void,
                 providerHealth: @escaping @Sendable () -> [String: String] = { [:] }, service: PushService? = nil) {
         self.handler = handler
-        self.rateClass = rateClass
         self.close = close
         self.providerHealth = providerHealth
         self.service = service

@@ -33,6 +33,8 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let rateLimited: Code = "rate_limited"
         public static let platformDisabled: Code = "platform.disabled"
         public static let `internal`: Code = "internal"
+        /// A signed route called while storage is still opening at start.
+        public static let unavailable: Code = "unavailable"
         public static let notFound: Code = "not_found"
         public static let methodNotAllowed: Code = "method_not_allowed"
 

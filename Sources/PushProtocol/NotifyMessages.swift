@@ -49,7 +49,7 @@ public struct NotifyMessage: Sendable, Equatable, Codable {
     }
 
     /// Checks `keyId`, the payload's minimum size and the signature's length (not its validity).
-    public func validateShape(at path: String = "message") throws {
+    public func validateShape(at path: String = "message") throws(APIError) {
         guard TopicRules.isValidKeyId(keyId) else {
             throw APIError.invalid("\(path).keyId", "\(path).keyId must be 64 lowercase hex digits")
         }
@@ -103,7 +103,7 @@ public struct NotifyRequest: Sendable, Equatable, Codable {
     public var effectiveTTL: Int { ttl ?? effectiveKind.defaultTTL }
 
     /// Every shape rule that needs no configuration; the first failure is thrown with its path.
-    public func validateShape() throws {
+    public func validateShape() throws(APIError) {
         guard !topics.isEmpty else { throw APIError.invalid("topics", "topics must not be empty") }
         try NotifyShape.validate(topics: topics, groupId: groupId, ttl: ttl)
         try message.validateShape()
@@ -144,7 +144,7 @@ public struct NotifySilentRequest: Sendable, Equatable, Codable {
     /// The ttl, the `silent` default when absent.
     public var effectiveTTL: Int { ttl ?? NotifyKind.silent.defaultTTL }
 
-    public func validateShape() throws {
+    public func validateShape() throws(APIError) {
         try NotifyShape.validate(topics: topics, groupId: groupId, ttl: ttl)
         try message?.validateShape()
     }
@@ -168,7 +168,7 @@ public struct NotifyResponse: Sendable, Equatable, Codable {
 
 /// Rules shared by both Notify forms.
 enum NotifyShape {
-    static func validate(topics: [Topic], groupId: String?, ttl: Int?) throws {
+    static func validate(topics: [Topic], groupId: String?, ttl: Int?) throws(APIError) {
         for (index, topic) in topics.enumerated() { try topic.validateShape(at: "topics[\(index)]") }
         if let groupId, !TopicRules.isValidGroupId(groupId) {
             throw APIError.invalid("groupId", "groupId must be 1–64 bytes of printable ASCII")

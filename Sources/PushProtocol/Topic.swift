@@ -36,7 +36,7 @@ public struct Topic: Hashable, Sendable, Codable {
     }
 
     /// Checks the topic text and the signature's length (not its validity) at `topics[index]`.
-    public func validateShape(at path: String) throws {
+    public func validateShape(at path: String) throws(APIError) {
         try ref.validate(at: path)
         guard signature.count == 64 else {
             throw APIError.invalid("\(path).signature", "\(path).signature must be a 64-byte Ed25519 signature")
@@ -57,7 +57,7 @@ public struct TopicRef: Hashable, Sendable, Codable, Comparable, CustomStringCon
     public var description: String { "\(spaceKey)/\(topic)" }
 
     /// Checks the topic rules (1–256 bytes UTF-8, no control characters) at `path`.
-    public func validate(at path: String) throws {
+    public func validate(at path: String) throws(APIError) {
         guard TopicRules.isValidTopic(topic) else {
             throw APIError.invalid("\(path).topic", "\(path).topic must be 1–256 bytes of UTF-8 without control characters")
         }

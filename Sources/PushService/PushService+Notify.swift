@@ -6,8 +6,8 @@ import PushStore
 extension PushService {
     /// `POST /v1/notify`: checks, resolves the recipients (subscribers minus the caller), routes per
     /// device, and queues one durable delivery each — answering only after the commit.
-    package func notify(_ request: NotifyRequest, caller: AccountID) throws -> NotifyResponse {
-        try request.validateShape()
+    package func notify(_ request: NotifyRequest, caller: AccountID) throws(ServiceError) -> NotifyResponse {
+        try shaped(request.validateShape())
         try checkTopicCount(request.topics.count)
         try checkMessage(request.message, caller: caller)
         try verifySignatures(of: request.topics.enumerated().map { ($0.offset, $0.element) })
@@ -20,14 +20,14 @@ extension PushService {
 
     /// `POST /v1/notify/silent`: only topics equal to the caller's account id are kept (others are
     /// dropped silently); recipients include the caller, minus the sending device.
-    package func notifySilent(_ request: NotifySilentRequest, caller: AccountID) throws -> NotifyResponse {
-        try request.validateShape()
+    package func notifySilent(_ request: NotifySilentRequest, caller: AccountID) throws(ServiceError) -> NotifyResponse {
+        try shaped(request.validateShape())
         try checkTopicCount(request.topics.count)
         if let deviceId = request.deviceId, !(1...128).contains(deviceId.count) {
-            throw APIError.invalid("deviceId", "deviceId must be 1–128 characters")
+            throw .invalid("deviceId", "deviceId must be 1–128 characters")
         }
         if let message = request.message { try checkMessage(message, caller: caller) }
-        let own = request.topics.enumerated().filter { $0.element.topic == caller.string }
+        let own = request.topics.enumerated().filter { Self.isOwn($0.element, caller: caller) }
         try verifySignatures(of: own.map { ($0.offset, $0.element) })
         let refs = try permittedTopics(own.map(\.element.ref), caller: caller)
         let fanOut = FanOut(kind: .silent, enabledPlatforms: configuration.enabledPlatforms,
@@ -36,23 +36,32 @@ extension PushService {
                            key: request.idempotencyKey, caller: caller, topics: refs)
     }
 
-    /// Size (413 `payload.too_large`) and the caller's signature (400 `message.signature_invalid`).
-    private func checkMessage(_ message: NotifyMessage, caller: AccountID) throws {
+    /// Whether a silent Notify keeps `topic`: only topics equal to the caller's account id are (the
+    /// others are dropped silently).
+    package static func isOwn(_ topic: Topic, caller: AccountID) -> Bool { topic.topic == caller.string }
+
+    /// Size (`payload.too_large`), then the caller's signature.
+    private func checkMessage(_ message: NotifyMessage, caller: AccountID) throws(ServiceError) {
         guard message.payload.count <= limits.maxPayloadBytes else {
-            throw APIError(status: 413, code: .payloadTooLarge,
-                           message: "the payload is over \(limits.maxPayloadBytes) bytes", field: "message.payload")
+            throw .refused(.payloadTooLarge, "the payload is over \(limits.maxPayloadBytes) bytes", field: "message.payload")
         }
+        try verifySignature(of: message, caller: caller)
+    }
+
+    /// `message.signature_invalid` unless the caller signed the payload. Also called by the any-sync
+    /// door for a Notify it answers without queueing (no topic left, PROTOCOL §8).
+    package func verifySignature(of message: NotifyMessage, caller: AccountID) throws(ServiceError) {
         guard message.isSigned(by: caller) else {
-            throw APIError(status: 400, code: .messageSignatureInvalid,
-                           message: "message.signature is not the caller's signature of the payload", field: "message.signature")
+            throw .refused(.messageSignatureInvalid, "message.signature is not the caller's signature of the payload",
+                           field: "message.signature")
         }
     }
 
     /// Unique topics, without those of unregistered spaces when registration is required.
-    private func permittedTopics(_ refs: [TopicRef], caller: AccountID) throws -> [TopicRef] {
+    private func permittedTopics(_ refs: [TopicRef], caller: AccountID) throws(ServiceError) -> [TopicRef] {
         var unique = Array(Set(refs))
         if configuration.requireSpaceRegistration && !unique.isEmpty {
-            let spaces = try store.spaces(ofAccount: caller.string)
+            let spaces = try stored { try store.spaces(ofAccount: caller.string) }
             unique.removeAll { !spaces.contains($0.spaceKey.string) }
         }
         return unique
@@ -60,19 +69,20 @@ extension PushService {
 
     /// The duplicate check, fan-out and the one-transaction write shared by both Notify forms.
     private func enqueue(_ fanOut: FanOut, ttl: Int, message: NotifyMessage?, groupId: String?, key: IdempotencyKey,
-                         caller: AccountID, topics: [TopicRef]) throws -> NotifyResponse {
+                         caller: AccountID, topics: [TopicRef]) throws(ServiceError) -> NotifyResponse {
         let now = clock()
         let windowStart = now.addingTimeInterval(-Self.idempotencyWindow)
         // Fast path: a retry is answered without a write. The write checks again.
-        if let first = try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) {
+        if let first = try stored({ try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) }) {
             count { $0.notificationsDuplicate += 1 }
             return NotifyResponse(id: first, duplicate: true)
         }
         let record = NotificationRecord(
             id: Self.newNotificationID(), kind: fanOut.kind, keyId: message?.keyId, payload: message?.payload,
             signature: message?.signature, groupId: groupId, createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-        let (outcome, queued) = try store.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key,
-                                                  duplicateSince: windowStart)
+        let (outcome, queued) = try stored {
+            try store.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key, duplicateSince: windowStart)
+        }
         switch outcome {
         case .accepted(let id):
             count {

@@ -4,26 +4,25 @@ import PushProtocol
 
 extension PushService {
     /// `POST /v1/spaces`: the space key must sign the caller's account id.
-    package func createSpace(_ request: SpaceRequest, caller: AccountID) throws -> EmptyResponse {
+    package func createSpace(_ request: SpaceRequest, caller: AccountID) throws(ServiceError) -> EmptyResponse {
         try verify(request, caller: caller)
-        try store.addSpace(request.spaceKey.string, account: caller.string, at: clock())
+        try stored { try store.addSpace(request.spaceKey.string, account: caller.string, at: clock()) }
         return EmptyResponse()
     }
 
     /// `POST /v1/spaces/remove`: same proof; also drops the caller's subscriptions in that space.
-    package func removeSpace(_ request: SpaceRequest, caller: AccountID) throws -> EmptyResponse {
+    package func removeSpace(_ request: SpaceRequest, caller: AccountID) throws(ServiceError) -> EmptyResponse {
         try verify(request, caller: caller)
-        try store.removeSpace(request.spaceKey.string, account: caller.string)
+        try stored { try store.removeSpace(request.spaceKey.string, account: caller.string) }
         return EmptyResponse()
     }
 
-    private func verify(_ request: SpaceRequest, caller: AccountID) throws {
+    private func verify(_ request: SpaceRequest, caller: AccountID) throws(ServiceError) {
         guard request.signature.count == 64 else {
-            throw APIError.invalid("signature", "signature must be a 64-byte Ed25519 signature")
+            throw .invalid("signature", "signature must be a 64-byte Ed25519 signature")
         }
         guard request.isSigned(for: caller) else {
-            throw APIError(status: 400, code: .spaceSignatureInvalid,
-                           message: "the space key did not sign the caller's account id", field: "signature")
+            throw .refused(.spaceSignatureInvalid, "the space key did not sign the caller's account id", field: "signature")
         }
     }
 }

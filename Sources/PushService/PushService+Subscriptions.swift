@@ -5,7 +5,7 @@ import PushStore
 
 extension PushService {
     /// `PUT /v1/subscriptions` (SubscribeAll): replaces the caller's whole set.
-    package func subscribeAll(_ request: SubscribeRequest, caller: AccountID) throws -> SubscriptionCountResponse {
+    package func subscribeAll(_ request: SubscribeRequest, caller: AccountID) throws(ServiceError) -> SubscriptionCountResponse {
         let refs = try checkedTopics(request.topics, caller: caller)
         return SubscriptionCountResponse(count: try withSubscriptionLimit {
             try store.replaceSubscriptions(ofAccount: caller.string, with: refs, limit: limits.maxSubscriptions)
@@ -13,7 +13,7 @@ extension PushService {
     }
 
     /// `POST /v1/subscriptions`: adds topics.
-    package func subscribe(_ request: SubscribeRequest, caller: AccountID) throws -> SubscriptionCountResponse {
+    package func subscribe(_ request: SubscribeRequest, caller: AccountID) throws(ServiceError) -> SubscriptionCountResponse {
         let refs = try checkedTopics(request.topics, caller: caller)
         return SubscriptionCountResponse(count: try withSubscriptionLimit {
             try store.addSubscriptions(ofAccount: caller.string, refs, limit: limits.maxSubscriptions)
@@ -21,37 +21,44 @@ extension PushService {
     }
 
     /// `POST /v1/subscriptions/remove`: no signatures needed to stop listening.
-    package func unsubscribe(_ request: UnsubscribeRequest, caller: AccountID) throws -> SubscriptionCountResponse {
+    package func unsubscribe(_ request: UnsubscribeRequest, caller: AccountID) throws(ServiceError) -> SubscriptionCountResponse {
         try checkTopicCount(request.topics.count)
-        for (index, ref) in request.topics.enumerated() { try ref.validate(at: "topics[\(index)]") }
-        return SubscriptionCountResponse(count: try store.removeSubscriptions(ofAccount: caller.string, request.topics))
+        for (index, ref) in request.topics.enumerated() {
+            try shaped(ref.validate(at: "topics[\(index)]"))
+        }
+        return SubscriptionCountResponse(count: try stored { try store.removeSubscriptions(ofAccount: caller.string, request.topics) })
     }
 
     /// `GET /v1/subscriptions`.
-    package func subscriptions(caller: AccountID) throws -> SubscriptionsResponse {
-        SubscriptionsResponse(topics: try store.subscriptions(ofAccount: caller.string))
+    package func subscriptions(caller: AccountID) throws(ServiceError) -> SubscriptionsResponse {
+        SubscriptionsResponse(topics: try stored { try store.subscriptions(ofAccount: caller.string) })
     }
 
     /// Shape, count, signatures and (when required) space registration of topics to subscribe to.
-    private func checkedTopics(_ topics: [Topic], caller: AccountID) throws -> [TopicRef] {
+    private func checkedTopics(_ topics: [Topic], caller: AccountID) throws(ServiceError) -> [TopicRef] {
         try checkTopicCount(topics.count)
-        for (index, topic) in topics.enumerated() { try topic.validateShape(at: "topics[\(index)]") }
+        for (index, topic) in topics.enumerated() {
+            try shaped(topic.validateShape(at: "topics[\(index)]"))
+        }
         try verifySignatures(of: Array(topics.enumerated().map { ($0.offset, $0.element) }))
         if configuration.requireSpaceRegistration {
-            let spaces = try store.spaces(ofAccount: caller.string)
+            let spaces = try stored { try store.spaces(ofAccount: caller.string) }
             if let index = topics.firstIndex(where: { !spaces.contains($0.spaceKey.string) }) {
-                throw APIError.invalid("topics[\(index)].spaceKey", "topics[\(index)].spaceKey is not a registered space")
+                throw .invalid("topics[\(index)].spaceKey", "topics[\(index)].spaceKey is not a registered space")
             }
         }
         return topics.map(\.ref)
     }
 
-    /// Answers a store's subscription limit as 400 `request.invalid_field` at `topics`.
-    private func withSubscriptionLimit(_ body: () throws -> Int) throws -> Int {
+    /// A write of the subscription set: the store's limit is `request.invalid_field` at `topics`, any
+    /// other failure of the store a storage failure.
+    private func withSubscriptionLimit(_ body: () throws -> Int) throws(ServiceError) -> Int {
         do {
             return try body()
         } catch StoreError.subscriptionLimitExceeded(let limit) {
-            throw APIError.invalid("topics", "an account holds at most \(limit) topics (limits.maxSubscriptions)")
+            throw .invalid("topics", "an account holds at most \(limit) topics (limits.maxSubscriptions)")
+        } catch {
+            throw .storageFailed(error)
         }
     }
 }

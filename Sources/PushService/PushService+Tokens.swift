@@ -7,22 +7,23 @@ extension PushService {
     /// `POST /v1/tokens`. The same platform, appId, environment and token always make the same
     /// registration; registering it again replaces it, moving it to the caller if another account had it.
     /// `admittingDisabledPlatform` stores a token of a platform without credentials instead of refusing
-    /// it with 409 (the any-sync door, PROTOCOL §8: its clients resend tokens every cycle).
+    /// it with `platform.disabled` (the any-sync door, PROTOCOL §8: its clients resend tokens every cycle).
     package func setToken(_ request: SetTokenRequest, caller: AccountID,
-                         admittingDisabledPlatform: Bool = false) throws -> SetTokenResponse {
+                         admittingDisabledPlatform: Bool = false) throws(ServiceError) -> SetTokenResponse {
         let normalized = try tokenRules.normalize(request, admittingDisabledPlatform: admittingDisabledPlatform)
         let now = clock()
         let id = normalized.registrationId(on: request.platform)
-        _ = try store.saveRegistration(Registration(
+        let registration = Registration(
             id: id, account: caller.string, deviceId: request.deviceId, platform: request.platform,
             token: normalized.token, p256dh: normalized.p256dh, auth: normalized.auth, appId: normalized.appId,
-            environment: normalized.environment, createdAt: now, updatedAt: now))
+            environment: normalized.environment, createdAt: now, updatedAt: now)
+        _ = try stored { try store.saveRegistration(registration) }
         return SetTokenResponse(registrationId: id)
     }
 
     /// `GET /v1/tokens`: never the tokens or keys.
-    package func listTokens(caller: AccountID) throws -> ListTokensResponse {
-        let registrations = try store.registrations(ofAccount: caller.string)
+    package func listTokens(caller: AccountID) throws(ServiceError) -> ListTokensResponse {
+        let registrations = try stored { try store.registrations(ofAccount: caller.string) }
         return ListTokensResponse(registrations: registrations.map { registration in
             RegistrationSummary(
                 registrationId: registration.id, deviceId: registration.deviceId, platform: registration.platform,
@@ -33,13 +34,13 @@ extension PushService {
     }
 
     /// `POST /v1/tokens/revoke`: always succeeds, whether or not anything was registered.
-    package func revokeToken(_ request: RevokeTokenRequest, caller: AccountID) throws -> SuccessResponse {
+    package func revokeToken(_ request: RevokeTokenRequest, caller: AccountID) throws(ServiceError) -> SuccessResponse {
         switch request.target {
         case .device(let deviceId):
-            try store.deleteRegistrations(ofAccount: caller.string, deviceId: deviceId)
+            try stored { try store.deleteRegistrations(ofAccount: caller.string, deviceId: deviceId) }
         case .token(let token, let platform):
-            let stored = platform.provider == .apns ? token.lowercased() : token
-            try store.deleteRegistrations(ofAccount: caller.string, platform: platform, token: stored)
+            let normalized = platform.provider == .apns ? token.lowercased() : token
+            try stored { try store.deleteRegistrations(ofAccount: caller.string, platform: platform, token: normalized) }
         }
         return SuccessResponse()
     }

@@ -10,15 +10,15 @@ import PushStore
 /// only persists.
 ///
 /// Every method blocks the calling thread (store writes are group-committed) and may be called from
-/// many threads at once. Errors are `APIError`s, except failures of the store itself, which a
-/// transport answers as 500 `internal`.
+/// many threads at once. Every operation throws only `ServiceError`: a refusal with its stable code,
+/// or a storage failure, which no door answers as the caller's fault.
 package final class PushService: Sendable {
     package struct Configuration: Sendable {
         package var limits: Limits
         /// `spaces.requireRegistration`: topics of spaces the caller has not registered are refused at
         /// subscribe and dropped at Notify.
         package var requireSpaceRegistration: Bool
-        /// Platforms with credentials; registering a token for another is 409 `platform.disabled`.
+        /// Platforms with credentials; registering a token for another is refused `platform.disabled`.
         package var enabledPlatforms: Set<Platform>
         /// `webpush.allowPrivateEndpoints`: admits `http://` and private endpoint hosts.
         package var allowPrivateEndpoints: Bool
@@ -66,19 +66,41 @@ package final class PushService: Sendable {
 
     package var limits: Limits { configuration.limits }
 
-    /// Throws 400 `request.invalid_field` at `topics` past `limits.maxTopicsPerRequest`.
-    func checkTopicCount(_ count: Int) throws {
+    /// Refuses with `request.invalid_field` at `topics` past `limits.maxTopicsPerRequest`.
+    func checkTopicCount(_ count: Int) throws(ServiceError) {
         guard count <= limits.maxTopicsPerRequest else {
-            throw APIError.invalid("topics", "at most \(limits.maxTopicsPerRequest) topics per request")
+            throw .invalid("topics", "at most \(limits.maxTopicsPerRequest) topics per request")
         }
     }
 
     /// Verifies every topic signature (through the cache); the first bad one fails the request with
-    /// 400 `topic.signature_invalid` naming it. `indices` are the topics' places in the request.
-    func verifySignatures(of topics: [(index: Int, topic: Topic)]) throws {
+    /// `topic.signature_invalid` naming it. `index` is the topic's place in the request.
+    ///
+    /// The operations call it for the topics they keep; the any-sync door also for the ones its rpcs
+    /// carry signed where the HTTP routes take none or drop them unchecked (PROTOCOL §8).
+    package func verifySignatures(of topics: [(index: Int, topic: Topic)]) throws(ServiceError) {
         for (index, topic) in topics where !topicSignatures.isValid(topic) {
-            throw APIError(status: 400, code: .topicSignatureInvalid,
-                           message: "the signature of topics[\(index)] does not verify", field: "topics[\(index)].signature")
+            throw .refused(.topicSignatureInvalid, "the signature of topics[\(index)] does not verify",
+                           field: "topics[\(index)].signature")
+        }
+    }
+
+    /// A call of the store: whatever it throws is a storage failure.
+    @discardableResult
+    func stored<T>(_ body: () throws -> T) throws(ServiceError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .storageFailed(error)
+        }
+    }
+
+    /// A shape rule of PushProtocol: its error becomes a refusal.
+    func shaped(_ rule: @autoclosure () throws(APIError) -> Void) throws(ServiceError) {
+        do {
+            try rule()
+        } catch {
+            throw .refused(ServiceError.Refusal(error))
         }
     }
 }

@@ -21,14 +21,13 @@ struct TokenRules: Sendable {
         }
     }
 
-    func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws -> Normalized {
+    func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws(ServiceError) -> Normalized {
         try Self.checkText(request.deviceId, field: "deviceId", maxLength: 128)
         try Self.checkText(request.token, field: "token", maxLength: 4096)
         let appId = request.appId ?? "default"
         try Self.checkText(appId, field: "appId", maxLength: 128)
         guard admittingDisabledPlatform || enabledPlatforms.contains(request.platform) else {
-            throw APIError(status: 409, code: .platformDisabled,
-                           message: "platform \(request.platform.rawValue) is not enabled on this node", field: "platform")
+            throw .refused(.platformDisabled, "platform \(request.platform.rawValue) is not enabled on this node", field: "platform")
         }
         let (p256dh, auth) = try keys(of: request)
         let environment = try self.environment(of: request)
@@ -37,7 +36,7 @@ struct TokenRules: Sendable {
         case .apns, .apnsVoip:
             token = token.lowercased()
             guard token.utf8.count % 2 == 0, token.utf8.allSatisfy(Self.isHexDigit) else {
-                throw APIError.invalid("token", "an APNs token is hex")
+                throw .invalid("token", "an APNs token is hex")
             }
         case .webpush:
             try endpointPolicy.check(token)
@@ -48,45 +47,45 @@ struct TokenRules: Sendable {
     }
 
     /// Keys only with `webpush`, and there both.
-    private func keys(of request: SetTokenRequest) throws -> ([UInt8]?, [UInt8]?) {
+    private func keys(of request: SetTokenRequest) throws(ServiceError) -> ([UInt8]?, [UInt8]?) {
         guard request.platform == .webpush else {
-            if request.p256dh != nil { throw APIError.invalid("p256dh", "p256dh is only for webpush") }
-            if request.auth != nil { throw APIError.invalid("auth", "auth is only for webpush") }
+            if request.p256dh != nil { throw .invalid("p256dh", "p256dh is only for webpush") }
+            if request.auth != nil { throw .invalid("auth", "auth is only for webpush") }
             return (nil, nil)
         }
-        guard let p256dh = request.p256dh else { throw APIError.missing("p256dh") }
-        guard let auth = request.auth else { throw APIError.missing("auth") }
+        guard let p256dh = request.p256dh else { throw .missing("p256dh") }
+        guard let auth = request.auth else { throw .missing("auth") }
         guard P256PointCheck.isValidUncompressedPoint(p256dh) else {
-            throw APIError.invalid("p256dh", "p256dh must be a 65-byte uncompressed P-256 point on the curve")
+            throw .invalid("p256dh", "p256dh must be a 65-byte uncompressed P-256 point on the curve")
         }
-        guard auth.count == 16 else { throw APIError.invalid("auth", "auth must be 16 bytes") }
+        guard auth.count == 16 else { throw .invalid("auth", "auth must be 16 bytes") }
         return (p256dh, auth)
     }
 
     /// `production` (default) or `development` for APNs platforms; empty for the others.
-    private func environment(of request: SetTokenRequest) throws -> String {
+    private func environment(of request: SetTokenRequest) throws(ServiceError) -> String {
         let given = request.environment ?? ""
         switch request.platform {
         case .apns, .apnsVoip:
             if given.isEmpty { return "production" }
             guard given == "production" || given == "development" else {
-                throw APIError.invalid("environment", "environment must be production or development")
+                throw .invalid("environment", "environment must be production or development")
             }
             return given
         case .android, .ios, .webpush:
             guard given.isEmpty else {
-                throw APIError.invalid("environment", "environment is only for apns and apns_voip")
+                throw .invalid("environment", "environment is only for apns and apns_voip")
             }
             return ""
         }
     }
 
-    private static func checkText(_ value: String, field: String, maxLength: Int) throws {
+    private static func checkText(_ value: String, field: String, maxLength: Int) throws(ServiceError) {
         guard (1...maxLength).contains(value.count) else {
-            throw APIError.invalid(field, "\(field) must be 1–\(maxLength) characters")
+            throw .invalid(field, "\(field) must be 1–\(maxLength) characters")
         }
         guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIError.invalid(field, "\(field) must not contain control characters")
+            throw .invalid(field, "\(field) must not contain control characters")
         }
     }
 

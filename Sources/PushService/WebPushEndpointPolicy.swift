@@ -11,12 +11,12 @@ struct WebPushEndpointPolicy: Sendable {
     var allowPrivateEndpoints: Bool
     var resolver: any HostResolving
 
-    func check(_ endpoint: String) throws {
+    func check(_ endpoint: String) throws(ServiceError) {
         guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(),
               let host = url.host, !host.isEmpty, url.user == nil, url.password == nil
-        else { throw APIError.invalid("token", "token must be an absolute https URL") }
+        else { throw .invalid("token", "token must be an absolute https URL") }
         let schemes: Set<String> = allowPrivateEndpoints ? ["https", "http"] : ["https"]
-        guard schemes.contains(scheme) else { throw APIError.invalid("token", "token must be an absolute https URL") }
+        guard schemes.contains(scheme) else { throw .invalid("token", "token must be an absolute https URL") }
         guard !allowPrivateEndpoints else { return }
 
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
@@ -35,7 +35,7 @@ struct WebPushEndpointPolicy: Sendable {
         }
     }
 
-    private static func notRoutable(_ message: String) -> APIError {
-        APIError(status: 400, code: .tokenEndpointNotRoutable, message: message, field: "token")
+    private static func notRoutable(_ message: String) -> ServiceError {
+        .refused(.tokenEndpointNotRoutable, message, field: "token")
     }
 }

@@ -48,7 +48,7 @@ import PushCrypto
         let message = NotifyMessage(keyId: String(repeating: "a", count: 64), payload: [UInt8](repeating: 0, count: 28),
                                     signature: [UInt8](repeating: 1, count: 64))
         func error(_ r: NotifyRequest) -> APIError? {
-            do { try r.validateShape(); return nil } catch { return error as? APIError }
+            do { try r.validateShape(); return nil } catch { return error }
         }
         #expect(error(NotifyRequest(topics: [good], message: message)) == nil)
         #expect(error(NotifyRequest(topics: [], message: message))?.field == "topics")

@@ -34,7 +34,6 @@ import Testing
                 return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")],
                                     body: Array("{\"echo\":\(request.body.count)}".utf8))
             },
-            rateClass: { _, path in path == "/v1/tokens" ? .registration : nil },
             operations: OperationsRoutes(metrics: registry, readiness: { .ready }),
             log: .discard)
         server = HTTPServer(configuration: .init(address: ListenAddress(host: "127.0.0.1", port: 0), threads: 2,

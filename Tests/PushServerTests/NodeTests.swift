@@ -58,7 +58,7 @@ import Testing
             openBackend: { _, platforms, _, _ in
                 opened.withLock { $0 = platforms }
                 return NodeBackend(handler: { _, account in HTTPResponse(status: 200, body: Array(account.string.utf8)) },
-                                   rateClass: { _, _ in nil }, close: { closed.withLock { $0 += 1 } })
+                                   close: { closed.withLock { $0 += 1 } })
             },
             vapidPublicKey: { _ in "BVapid" })
         let node = Node(config: config, dependencies: dependencies, log: .discard)
@@ -115,7 +115,7 @@ import Testing
                                 events.withLock { $0.append("answered") }
                                 return HTTPResponse(status: 200, body: Array("done".utf8))
                             },
-                            rateClass: { _, _ in nil }, close: { events.withLock { $0.append("closed") } })
+                            close: { events.withLock { $0.append("closed") } })
             },
             vapidPublicKey: { _ in "" })
         let node = Node(config: config, dependencies: dependencies, log: .discard)

@@ -1,7 +1,7 @@
-/// Which per-account budget a route draws from (see `RateLimitPolicy`).
+/// Which per-account budget a `ServiceOperation` draws from (see `RateLimitPolicy`).
 package enum RateClass: String, Sendable, CaseIterable {
-    /// Token, space and subscription routes.
+    /// Token, space and subscription operations.
     case registration
-    /// `POST /v1/notify` and `/v1/notify/silent`.
+    /// Notify and silent Notify.
     case notify
 }

@@ -29,23 +29,6 @@ import PushProtocol
         HTTPRequest(method: method, path: path, headers: ["content-type": "application/json"], body: Array(body.utf8))
     }
 
-    @Test func routeTableAndRateClasses() {
-        let expected: [(String, String, RateClass)] = [
-            ("POST", "/v1/tokens", .registration), ("GET", "/v1/tokens", .registration), ("POST", "/v1/tokens/revoke", .registration),
-            ("POST", "/v1/spaces", .registration), ("POST", "/v1/spaces/remove", .registration),
-            ("PUT", "/v1/subscriptions", .registration), ("POST", "/v1/subscriptions", .registration),
-            ("GET", "/v1/subscriptions", .registration), ("POST", "/v1/subscriptions/remove", .registration),
-            ("POST", "/v1/notify", .notify), ("POST", "/v1/notify/silent", .notify),
-        ]
-        for (method, path, rateClass) in expected {
-            #expect(ServiceRoutes.rateClass(method: method, path: path) == rateClass, "\(method) \(path)")
-        }
-        #expect(ServiceRoutes.rateClass(method: "GET", path: "/v1/capabilities") == nil)
-        #expect(ServiceRoutes.rateClass(method: "DELETE", path: "/v1/tokens") == nil)
-        #expect(ServiceRoutes.methods(forPath: "/v1/subscriptions") == ["GET", "POST", "PUT"])
-        #expect(ServiceRoutes.methods(forPath: "/v1/nothing").isEmpty)
-    }
-
     @Test func unknownRoutesAreNil() throws {
         let fixture = try ServiceFixture()
         let routes = ServiceRoutes(service: fixture.service)
@@ -130,14 +113,5 @@ import PushProtocol
         #expect(response?.status == 500)
         #expect(try errorOf(response) == ("internal", nil, "internal error"))
         #expect(seen.current == ["closed"])
-    }
-
-    @Test func retryAfterHeader() throws {
-        let response = ServiceRoutes.errorResponse(APIError(status: 429, code: .rateLimited, message: "slow down", retryAfter: 7))
-        #expect(response.status == 429)
-        #expect(response.headers.contains { $0.0 == "Retry-After" && $0.1 == "7" })
-        #expect(try errorOf(response) == ("rate_limited", nil, "slow down"))
-        let leaky = ServiceRoutes.errorResponse(APIError(status: 500, code: .internal, message: "disk /var/x full", field: "x"))
-        #expect(try errorOf(leaky) == ("internal", nil, "internal error"))
     }
 }

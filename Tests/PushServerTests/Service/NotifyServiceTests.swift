@@ -61,7 +61,7 @@ import PushProtocol
         #expect(again == NotifyResponse(id: first.id, duplicate: true))
         #expect(try fixture.store.outboxStatistics()[.fcm]?.depth == 1)
         // The same bytes from another caller are not its duplicate (and fail its signature anyway).
-        #expect(apiError { _ = try fixture.service.notify(request, caller: alice.accountID) }?.code == .messageSignatureInvalid)
+        #expect(serviceRefusal { _ = try fixture.service.notify(request, caller: alice.accountID) }?.code == .messageSignatureInvalid)
         // After 24 h the key is free again.
         fixture.now.mutate { $0 = t0.addingTimeInterval(86_400 + 1) }
         let later = try fixture.service.notify(request, caller: sender.accountID)
@@ -116,17 +116,17 @@ import PushProtocol
         var badTopic = space.topic("b")
         badTopic.signature = space.topic("c").signature
 
-        func refusal(_ request: NotifyRequest) -> APIError? {
-            apiError { _ = try fixture.service.notify(request, caller: sender.accountID) }
+        func refusal(_ request: NotifyRequest) -> ServiceError.Refusal? {
+            serviceRefusal { _ = try fixture.service.notify(request, caller: sender.accountID) }
         }
         #expect(refusal(.init(topics: [space.topic("a")], message: forged))
-                == APIError(status: 400, code: .messageSignatureInvalid, message: "message.signature is not the caller's signature of the payload",
+                == ServiceError.Refusal(code: .messageSignatureInvalid, message: "message.signature is not the caller's signature of the payload",
                             field: "message.signature"))
         let big = refusal(.init(topics: [space.topic("a")], message: fixture.message(from: sender, size: 201)))
-        #expect(big?.status == 413 && big?.code == .payloadTooLarge && big?.field == "message.payload")
+        #expect(big?.code == .payloadTooLarge && big?.field == "message.payload")
         #expect(refusal(.init(topics: [space.topic("a")], message: fixture.message(from: sender, size: 200))) == nil)
         let topic = refusal(.init(topics: [space.topic("a"), badTopic], message: fixture.message(from: sender, seed: 9)))
-        #expect(topic?.code == .topicSignatureInvalid && topic?.field == "topics[1].signature" && topic?.status == 400)
+        #expect(topic?.code == .topicSignatureInvalid && topic?.field == "topics[1].signature")
         #expect(refusal(.init(topics: [space.topic("a"), space.topic("b"), space.topic("c")], message: good))?.field == "topics")
         #expect(refusal(.init(topics: [], message: good))?.field == "topics")
         #expect(refusal(.init(topics: [space.topic("a")], message: good, groupId: "tab\t"))?.field == "groupId")
@@ -144,7 +144,7 @@ import PushProtocol
         // A bad signature is never cached as good.
         var bad = space.topic("chats")
         bad.signature = space.topic("x").signature
-        #expect(apiError { _ = try fixture.service.notify(.init(topics: [bad], message: fixture.message(from: account(1), seed: 3)),
+        #expect(serviceRefusal { _ = try fixture.service.notify(.init(topics: [bad], message: fixture.message(from: account(1), seed: 3)),
                                                           caller: account(1).accountID) }?.code == .topicSignatureInvalid)
     }
 
@@ -210,11 +210,11 @@ import PushProtocol
         let me = account(1)
         var badOwn = space.topic(me.accountID.string)
         badOwn.signature = space.topic("x").signature
-        let error = apiError { _ = try fixture.service.notifySilent(.init(topics: [space.topic("a"), badOwn]), caller: me.accountID) }
+        let error = serviceRefusal { _ = try fixture.service.notifySilent(.init(topics: [space.topic("a"), badOwn]), caller: me.accountID) }
         #expect(error?.code == .topicSignatureInvalid && error?.field == "topics[1].signature")
         var forged = fixture.message(from: me)
         forged.signature = account(3).sign(forged.payload)
-        #expect(apiError { _ = try fixture.service.notifySilent(.init(topics: [], message: forged), caller: me.accountID) }?
+        #expect(serviceRefusal { _ = try fixture.service.notifySilent(.init(topics: [], message: forged), caller: me.accountID) }?
                 .code == .messageSignatureInvalid)
         // No own topics at all: accepted, nothing to deliver.
         let empty = try fixture.service.notifySilent(.init(topics: [space.topic("chats")], message: fixture.message(from: me)), caller: me.accountID)

@@ -81,13 +81,13 @@ final class ServiceFixture {
     }
 }
 
-/// The `APIError` a throwing call produced, nil when it succeeded or threw something else.
-func apiError(_ body: () throws -> Void) -> APIError? {
+/// The refusal a service call produced, nil when it succeeded or failed otherwise.
+func serviceRefusal(_ body: () throws -> Void) -> ServiceError.Refusal? {
     do {
         try body()
         return nil
     } catch {
-        return error as? APIError
+        return (error as? ServiceError)?.refusal
     }
 }
 

@@ -24,12 +24,12 @@ import PushProtocol
 
         // Signed for another account: refused.
         let forOther = space.registration(for: account(2).accountID)
-        let error = apiError { _ = try fixture.service.createSpace(forOther, caller: me.accountID) }
-        #expect(error == APIError(status: 400, code: .spaceSignatureInvalid, message: error?.message ?? "", field: "signature"))
+        let error = serviceRefusal { _ = try fixture.service.createSpace(forOther, caller: me.accountID) }
+        #expect(error == ServiceError.Refusal(code: .spaceSignatureInvalid, message: error?.message ?? "", field: "signature"))
         var short = space.registration(for: me.accountID)
         short.signature = Array(short.signature.prefix(10))
-        #expect(apiError { _ = try fixture.service.removeSpace(short, caller: me.accountID) }?.code == .invalidField)
-        #expect(apiError { _ = try fixture.service.removeSpace(forOther, caller: me.accountID) }?.code == .spaceSignatureInvalid)
+        #expect(serviceRefusal { _ = try fixture.service.removeSpace(short, caller: me.accountID) }?.code == .invalidField)
+        #expect(serviceRefusal { _ = try fixture.service.removeSpace(forOther, caller: me.accountID) }?.code == .spaceSignatureInvalid)
 
         _ = try fixture.service.subscribe(SubscribeRequest(topics: [space.topic("chats")]), caller: me.accountID)
         _ = try fixture.service.removeSpace(space.registration(for: me.accountID), caller: me.accountID)
@@ -74,28 +74,28 @@ import PushProtocol
         var short = a.topic("short")
         short.signature.removeLast()
 
-        func refusal(_ topics: [Topic], add: Bool = true) -> APIError? {
-            apiError {
+        func refusal(_ topics: [Topic], add: Bool = true) -> ServiceError.Refusal? {
+            serviceRefusal {
                 _ = add ? try fixture.service.subscribe(.init(topics: topics), caller: me)
                         : try fixture.service.subscribeAll(.init(topics: topics), caller: me)
             }
         }
-        #expect(refusal([a.topic("1"), forged]) == APIError(status: 400, code: .topicSignatureInvalid,
+        #expect(refusal([a.topic("1"), forged]) == ServiceError.Refusal(code: .topicSignatureInvalid,
                                                             message: "the signature of topics[1] does not verify", field: "topics[1].signature"))
         #expect(refusal([empty])?.field == "topics[0].topic")
         #expect(refusal([a.topic("1"), short])?.field == "topics[1].signature")
         #expect(refusal([a.topic("1"), short])?.code == .invalidField)
         let tooMany = refusal((1...4).map { a.topic("t\($0)") })
         #expect(tooMany?.code == .invalidField && tooMany?.field == "topics")
-        #expect(apiError { _ = try fixture.service.unsubscribe(.init(topics: (1...4).map { TopicRef(spaceKey: a.key, topic: "\($0)") }), caller: me) }?
+        #expect(serviceRefusal { _ = try fixture.service.unsubscribe(.init(topics: (1...4).map { TopicRef(spaceKey: a.key, topic: "\($0)") }), caller: me) }?
                 .field == "topics")
-        // maxSubscriptions: 400 request.invalid_field at `topics`, nothing added.
+        // maxSubscriptions: request.invalid_field at `topics`, nothing added.
         #expect(try fixture.service.subscribe(.init(topics: [a.topic("1"), a.topic("2"), a.topic("3")]), caller: me).count == 3)
         let overLimit = refusal([a.topic("4"), a.topic("5")])
-        #expect(overLimit?.status == 400 && overLimit?.code == .invalidField && overLimit?.field == "topics")
+        #expect(overLimit?.code == .invalidField && overLimit?.field == "topics")
         #expect(try fixture.service.subscriptions(caller: me).topics.count == 3)
         #expect(try fixture.service.subscribe(.init(topics: [a.topic("4")]), caller: me).count == 4)
-        #expect(apiError { _ = try fixture.service.unsubscribe(.init(topics: [TopicRef(spaceKey: a.key, topic: "")]), caller: me) }?
+        #expect(serviceRefusal { _ = try fixture.service.unsubscribe(.init(topics: [TopicRef(spaceKey: a.key, topic: "")]), caller: me) }?
                 .field == "topics[0].topic")
     }
 
@@ -104,7 +104,7 @@ import PushProtocol
         let me = account(1)
         let a = TestSpace(seed: 1), b = TestSpace(seed: 2)
         _ = try fixture.service.createSpace(a.registration(for: me.accountID), caller: me.accountID)
-        let error = apiError { _ = try fixture.service.subscribeAll(.init(topics: [a.topic("chats"), b.topic("chats")]), caller: me.accountID) }
+        let error = serviceRefusal { _ = try fixture.service.subscribeAll(.init(topics: [a.topic("chats"), b.topic("chats")]), caller: me.accountID) }
         #expect(error?.code == .invalidField && error?.field == "topics[1].spaceKey")
         #expect(try fixture.service.subscribeAll(.init(topics: [a.topic("chats")]), caller: me.accountID).count == 1)
     }

@@ -22,6 +22,7 @@ let validAuth = try! Base64.decodeURL("BTBZMqHH6r4Tts7J_aSIgg")
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var request: SetTokenRequest
+        /// The HTTP door's status for `code`.
         var status: Int
         var code: APIError.Code
         var field: String?
@@ -87,8 +88,8 @@ let validAuth = try! Base64.decodeURL("BTBZMqHH6r4Tts7J_aSIgg")
         var resolver = FakeResolver()
         resolver.answers["2130706433"] = SystemHostResolver().resolve("2130706433")
         let fixture = try ServiceFixture(.init(enabledPlatforms: c.enabled, allowPrivateEndpoints: c.allowPrivate), resolver: resolver)
-        let error = apiError { _ = try fixture.service.setToken(c.request, caller: account(1).accountID) }
-        #expect(error?.status == c.status)
+        let error = serviceRefusal { _ = try fixture.service.setToken(c.request, caller: account(1).accountID) }
+        #expect(error.flatMap { ErrorStatus.byCode[$0.code] } == c.status)  // what the HTTP door answers
         #expect(error?.code == c.code)
         #expect(error?.field == c.field)
         #expect(try fixture.store.registrations(ofAccount: account(1).accountID.string).isEmpty)
