@@ -4,7 +4,7 @@ import PushProtocol
 import PushSupport
 
 /// One client connection through every layer, on its own thread: TLS 1.3 with libp2p
-/// certificates → credentials handshake → TLS dropped → yamux (ANY-SYNC-WIRE §15). Any failure
+/// certificates → credentials handshake → TLS dropped → yamux (Spec/anysync-wire.md §15). Any failure
 /// closes this connection only.
 final class AnySyncConnection: @unchecked Sendable {
     struct Settings: Sendable {

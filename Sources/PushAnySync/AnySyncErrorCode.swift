@@ -1,7 +1,7 @@
 import PushProtocol
 import PushService
 
-/// The any-sync rpcerr codes the door answers with (ANY-SYNC-WIRE §8.6, PROTOCOL §8.1), and the one
+/// The any-sync rpcerr codes the door answers with (Spec/anysync-wire.md §8.6, PROTOCOL §8.1), and the one
 /// table from the service's error codes to them.
 enum AnySyncErrorCode {
     /// drpc's own code for an rpc it does not know.

@@ -1,6 +1,6 @@
 import PushCrypto
 
-/// The server side of the credentials exchange (ANY-SYNC-WIRE §4.4): checks a client's
+/// The server side of the credentials exchange (Spec/anysync-wire.md §4.4): checks a client's
 /// Credentials in the reference's order and makes the node's own.
 package struct CredentialsCheck: Sendable {
     /// The node's peer id (from its TLS host key).

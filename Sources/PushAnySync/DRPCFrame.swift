@@ -1,4 +1,4 @@
-/// A storj/drpc frame (ANY-SYNC-WIRE §8.1):
+/// A storj/drpc frame (Spec/anysync-wire.md §8.1):
 /// `control:u8 ‖ uvarint(stream) ‖ uvarint(message) ‖ uvarint(len) ‖ data`, where the control byte
 /// is `kind << 1 | done`, with bit 7 marking frames an old reader may ignore.
 package struct DRPCFrame: Equatable {
@@ -65,7 +65,7 @@ package struct DRPCFrame: Equatable {
     }
 }
 
-/// `Error.data` = `code:u64 big-endian ‖ UTF-8 message` (ANY-SYNC-WIRE §8.5).
+/// `Error.data` = `code:u64 big-endian ‖ UTF-8 message` (Spec/anysync-wire.md §8.5).
 enum DRPCErrorBody {
     static func encode(code: UInt64, message: String) -> [UInt8] {
         (0..<8).map { UInt8(code >> (56 - 8 * UInt64($0)) & 0xff) } + Array(message.utf8)

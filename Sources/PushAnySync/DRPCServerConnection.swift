@@ -6,7 +6,7 @@ enum DRPCReply: Equatable {
     case error(code: UInt64, message: String)
 }
 
-/// One yamux stream seen as an any-sync sub-connection (ANY-SYNC-WIRE §6, §8): the Proto
+/// One yamux stream seen as an any-sync sub-connection (Spec/anysync-wire.md §6, §8): the Proto
 /// handshake, then DRPC frames reassembled into packets, unary calls dispatched one after another.
 /// Pure: bytes in, bytes out.
 struct DRPCServerConnection {

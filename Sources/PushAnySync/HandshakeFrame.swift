@@ -1,4 +1,4 @@
-/// The any-sync handshake framing (ANY-SYNC-WIRE §4.1): `type:u8 ‖ length:u32 LE ‖ protobuf`.
+/// The any-sync handshake framing (Spec/anysync-wire.md §4.1): `type:u8 ‖ length:u32 LE ‖ protobuf`.
 /// Used inside TLS for Credentials/Ack and at the start of every yamux stream for Proto.
 package struct HandshakeFrame: Equatable {
     package enum Kind: UInt8 {
@@ -111,7 +111,7 @@ enum ProtoHandshake {
         case refuse(HandshakeFrame)
     }
 
-    /// The reply to a client's Proto frame (ANY-SYNC-WIRE §6).
+    /// The reply to a client's Proto frame (Spec/anysync-wire.md §6).
     static func answer(to frame: HandshakeFrame) throws(AnySyncWireError) -> Answer {
         guard frame.kind == HandshakeFrame.Kind.proto.rawValue else { throw .malformed("expected a Proto frame") }
         let fields = try Protobuf.fields(frame.payload)

@@ -34,7 +34,7 @@ package struct TLSFailure: Error, CustomStringConvertible {
     }
 }
 
-/// The libp2p TLS certificate (ANY-SYNC-WIRE §3.2–3.3): making the node's own, and checking a
+/// The libp2p TLS certificate (Spec/anysync-wire.md §3.2–3.3): making the node's own, and checking a
 /// peer's and deriving its peer id.
 package enum Libp2pCertificate {
     /// A fresh P-256 key and self-signed certificate whose extension binds it to `hostKey`.

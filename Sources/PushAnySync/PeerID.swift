@@ -1,6 +1,6 @@
 import PushCrypto
 
-/// libp2p peer ids of Ed25519 keys (ANY-SYNC-WIRE §3.4): base58btc of the identity multihash of
+/// libp2p peer ids of Ed25519 keys (Spec/anysync-wire.md §3.4): base58btc of the identity multihash of
 /// the protobuf `PublicKey{Type=Ed25519(1), Data=pub32}`; always `12D3KooW…`, 52 characters.
 package enum PeerID {
     /// `08 01 12 20 ‖ pub32`: the libp2p public key protobuf.

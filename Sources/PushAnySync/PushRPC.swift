@@ -1,6 +1,6 @@
 import PushService
 
-/// The rpcs of `pushproto.Push` (ANY-SYNC-WIRE §9) and the service operation each one is; the
+/// The rpcs of `pushproto.Push` (Spec/anysync-wire.md §9) and the service operation each one is; the
 /// operation gives its rate class.
 enum PushRPC: String {
     case setToken = "SetToken"

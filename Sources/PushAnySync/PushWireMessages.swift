@@ -1,4 +1,4 @@
-/// The `pushproto` messages (ANY-SYNC-WIRE §9) as the door reads and writes them: a hand-written
+/// The `pushproto` messages (Spec/anysync-wire.md §9) as the door reads and writes them: a hand-written
 /// protobuf codec with the reference's field numbers. Decoding is lenient like vtprotobuf.
 enum PushWire {
     /// `Topic{1 spaceKey: bytes, 2 topic: string, 3 signature: bytes}`.

@@ -1,4 +1,4 @@
-/// The libp2p TLS certificate extension (ANY-SYNC-WIRE §3.2): OID 1.3.6.1.4.1.53594.1.1 with
+/// The libp2p TLS certificate extension (Spec/anysync-wire.md §3.2): OID 1.3.6.1.4.1.53594.1.1 with
 /// `SignedKey ::= SEQUENCE { publicKey OCTET STRING, signature OCTET STRING }` (DER).
 enum SignedKeyExtension {
     static let oid = "1.3.6.1.4.1.53594.1.1"

@@ -2,7 +2,7 @@ import COpenSSL
 import PushCrypto
 
 /// Accepts any client certificate during the handshake: the libp2p extension is checked by hand
-/// afterwards (ANY-SYNC-WIRE §3.3), as Go's `InsecureSkipVerify` + `VerifyPeerCertificate` do.
+/// afterwards (Spec/anysync-wire.md §3.3), as Go's `InsecureSkipVerify` + `VerifyPeerCertificate` do.
 private let acceptAnyCertificate: @convention(c) (Int32, OpaquePointer?) -> Int32 = { _, _ in 1 }
 
 /// Selects ALPN `libp2p` when offered; refuses a client offering only other protocols.

@@ -4,7 +4,7 @@ import COpenSSL
 /// side, or the bench client's side (`init(client:)`). Because
 /// every socket byte passes through this code, nothing after the handshake is lost: the bytes left
 /// in the read BIO when the TLS layer is dropped (`abandon`) are handed to yamux. The session is
-/// never shut down, so no close_notify is sent (ANY-SYNC-WIRE §3.5).
+/// never shut down, so no close_notify is sent (Spec/anysync-wire.md §3.5).
 package final class TLSSession {
     private let ssl: OpaquePointer
     private let readBIO: OpaquePointer

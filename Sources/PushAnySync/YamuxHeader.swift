@@ -1,4 +1,4 @@
-/// A hashicorp/yamux frame header (ANY-SYNC-WIRE §5.2): 12 bytes big-endian,
+/// A hashicorp/yamux frame header (Spec/anysync-wire.md §5.2): 12 bytes big-endian,
 /// `version=0 ‖ type ‖ flags:u16 ‖ streamID:u32 ‖ length:u32`.
 package struct YamuxHeader: Equatable {
     package enum Kind: UInt8 {

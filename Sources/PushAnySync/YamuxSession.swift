@@ -1,4 +1,4 @@
-/// The server side of a hashicorp/yamux session (ANY-SYNC-WIRE §5), pure: frames in, bytes out.
+/// The server side of a hashicorp/yamux session (Spec/anysync-wire.md §5), pure: frames in, bytes out.
 /// Each accepted stream carries a `DRPCServerConnection`; calls are answered as they complete.
 struct YamuxSession {
     static let initialWindow: UInt32 = 256 * 1024

@@ -5,7 +5,7 @@ import PushAnySync
 import PushSupport
 
 /// A minimal any-sync push client for `PushBench door` (not for production): TCP → libp2p TLS 1.3
-/// → credentials handshake (ANY-SYNC-WIRE §3–4), then one yamux stream with the per-stream proto
+/// → credentials handshake (Spec/anysync-wire.md §3–4), then one yamux stream with the per-stream proto
 /// handshake and sequential DRPC unary calls (§5–8). Byte for byte what
 /// `Tests/Interop/anysync_client.py` sends. One thread per client.
 final class AnySyncBenchClient {

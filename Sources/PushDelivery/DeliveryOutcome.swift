@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one try of a delivery came to, as a gateway classifies the provider's answer
-/// (PROTOCOL §6, reference/PROVIDERS.md). `RetryPolicy.decide` turns it into the next step.
+/// (PROTOCOL §6, Spec/providers.md). `RetryPolicy.decide` turns it into the next step.
 package enum DeliveryOutcome: Sendable, Equatable {
     /// The provider accepted the push.
     case delivered

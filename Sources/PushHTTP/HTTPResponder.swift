@@ -8,17 +8,3 @@ package protocol HTTPResponder: Sendable {
     func respondTooLarge(to request: HTTPRequest, limit: Int) -> HTTPResponse
 }
 
-/// An `HTTPResponder` made of closures (tests, small tools).
-package struct ClosureResponder: HTTPResponder {
-    private let handler: @Sendable (HTTPRequest) -> HTTPResponse
-    private let tooLarge: @Sendable (HTTPRequest, Int) -> HTTPResponse
-
-    package init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
-                tooLarge: @escaping @Sendable (HTTPRequest, Int) -> HTTPResponse = { _, _ in HTTPResponse(status: 413) }) {
-        self.handler = handler
-        self.tooLarge = tooLarge
-    }
-
-    package func respond(to request: HTTPRequest) -> HTTPResponse { handler(request) }
-    package func respondTooLarge(to request: HTTPRequest, limit: Int) -> HTTPResponse { tooLarge(request, limit) }
-}

@@ -23,9 +23,7 @@ extension PushService {
     package func notifySilent(_ request: NotifySilentRequest, caller: AccountID) throws(ServiceError) -> NotifyResponse {
         try shaped(request.validateShape())
         try checkTopicCount(request.topics.count)
-        if let deviceId = request.deviceId, !(1...128).contains(deviceId.count) {
-            throw .invalid("deviceId", "deviceId must be 1–128 characters")
-        }
+        if let deviceId = request.deviceId { try TokenRules.checkDeviceId(deviceId) }
         if let message = request.message { try checkMessage(message, caller: caller) }
         let own = request.topics.enumerated().filter { Self.isOwn($0.element, caller: caller) }
         try verifySignatures(of: own.map { ($0.offset, $0.element) })

@@ -22,7 +22,7 @@ struct TokenRules: Sendable {
     }
 
     func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws(ServiceError) -> Normalized {
-        try Self.checkText(request.deviceId, field: "deviceId", maxLength: 128)
+        try Self.checkDeviceId(request.deviceId)
         try Self.checkText(request.token, field: "token", maxLength: 4096)
         let appId = request.appId ?? "default"
         try Self.checkText(appId, field: "appId", maxLength: 128)
@@ -78,6 +78,12 @@ struct TokenRules: Sendable {
             }
             return ""
         }
+    }
+
+    /// A `deviceId` (PROTOCOL §3): 1–128 characters, no control characters. The one rule for
+    /// registration and for the device a silent Notify skips.
+    static func checkDeviceId(_ deviceId: String) throws(ServiceError) {
+        try checkText(deviceId, field: "deviceId", maxLength: 128)
     }
 
     private static func checkText(_ value: String, field: String, maxLength: Int) throws(ServiceError) {

@@ -3,7 +3,7 @@ import PushProtocol
 
 extension APNsGateway {
     /// Classifies an APNs answer (`{"reason": …, "timestamp": …}` on errors;
-    /// reference/PROVIDERS.md "APNs"):
+    /// Spec/providers.md "APNs"):
     ///
     /// | answer | outcome |
     /// | --- | --- |

@@ -6,7 +6,7 @@ import PushSupport
 /// `apns_voip` platforms: request building and answer classification (`APNsGateway+Classify`),
 /// no I/O.
 ///
-/// - SeeAlso: reference/PROVIDERS.md "APNs", PROTOCOL §5.
+/// - SeeAlso: Spec/providers.md "APNs", PROTOCOL §5.
 package struct APNsGateway: PushGateway {
     /// Where requests go.
     package enum Host: Sendable, Equatable {

@@ -2,10 +2,10 @@ import Foundation
 import PushProtocol
 
 extension FCMGateway {
-    /// Shortest wait after `QUOTA_EXCEEDED`, whatever `Retry-After` says (PROVIDERS.md).
+    /// Shortest wait after `QUOTA_EXCEEDED`, whatever `Retry-After` says (Spec/providers.md).
     package static let quotaBackoff: TimeInterval = 60
 
-    /// Classifies an FCM v1 answer (reference/PROVIDERS.md "FCM HTTP v1"):
+    /// Classifies an FCM v1 answer (Spec/providers.md "FCM HTTP v1"):
     ///
     /// | answer | outcome |
     /// | --- | --- |

@@ -4,7 +4,7 @@ import PushProtocol
 /// Firebase Cloud Messaging HTTP v1 for the `android` and `ios` platforms: request building
 /// (`FCMGateway+Message`) and answer classification (`FCMGateway+Classify`), no I/O.
 ///
-/// - SeeAlso: reference/PROVIDERS.md "FCM HTTP v1", PROTOCOL §5.
+/// - SeeAlso: Spec/providers.md "FCM HTTP v1", PROTOCOL §5.
 package struct FCMGateway: PushGateway {
     package struct Configuration: Sendable, Equatable {
         /// The Firebase project id (from the service-account file).

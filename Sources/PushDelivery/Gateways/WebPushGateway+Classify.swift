@@ -2,10 +2,10 @@ import Foundation
 import PushProtocol
 
 extension WebPushGateway {
-    /// Wait after a 429 without `Retry-After` (PROVIDERS.md).
+    /// Wait after a 429 without `Retry-After` (Spec/providers.md).
     package static let rateLimitBackoff: TimeInterval = 300
 
-    /// Classifies a push service's answer (reference/PROVIDERS.md "Web Push"):
+    /// Classifies a push service's answer (Spec/providers.md "Web Push"):
     ///
     /// | answer | outcome |
     /// | --- | --- |

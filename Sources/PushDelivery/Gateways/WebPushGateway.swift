@@ -7,7 +7,7 @@ import PushSupport
 /// platform: request building and answer classification (`WebPushGateway+Classify`), no I/O.
 /// Encryption, VAPID signing and the private-address check are injected.
 ///
-/// - SeeAlso: reference/PROVIDERS.md "Web Push", PROTOCOL §5.
+/// - SeeAlso: Spec/providers.md "Web Push", PROTOCOL §5.
 package struct WebPushGateway: PushGateway {
     /// RFC 8291 §4: the most plaintext one 4096-byte record can hold.
     package static let plaintextLimit = 3993

@@ -12,7 +12,7 @@ import PushCrypto
 @testable import PushSupport
 import Testing
 
-/// ANY-SYNC-WIRE §14.5 request bodies and the response encodings.
+/// Spec/anysync-wire.md §14.5 request bodies and the response encodings.
 @Suite struct AnySyncPushWireTests {
     static let topicSignature = "8cf41063b5d31b2d57942518b35b8f924b22ebc42a57cfc2c7ff808dec043d325433e9ced10725ffd2efb38ea35251fe2da5f12cff0619739e901bfb720e940f"
 

@@ -11,7 +11,7 @@ import PushCrypto
 @testable import PushStore
 @testable import PushSupport
 
-/// Keys and helpers of ANY-SYNC-WIRE §14.
+/// Keys and helpers of Spec/anysync-wire.md §14.
 enum WireVectors {
     /// The reference server's example `peerKey` (seed ‖ public), also its sign key.
     static let serverKeyBase64 = "tfs8m4DwNMyPS9UScqizzxQnJGiHn6GA/z80IKe5tUrjcQ+ZxBQnq+xfAjEgI3pCeQdvHs1iNIByWvbfiHGZaQ=="

@@ -12,7 +12,7 @@ import PushCrypto
 @testable import PushSupport
 import Testing
 
-/// ANY-SYNC-WIRE §14.4: yamux + DRPC for SetToken{Android, "tok-1"} on a fresh session.
+/// Spec/anysync-wire.md §14.4: yamux + DRPC for SetToken{Android, "tok-1"} on a fresh session.
 @Suite struct AnySyncYamuxDRPCTests {
     /// Feeds raw client bytes through header parsing into the session, as the connection loop does.
     static func run(_ session: inout YamuxSession, _ input: [UInt8],

@@ -134,7 +134,7 @@ import PushProtocol
     }
 }
 
-/// pushproto request bodies (ANY-SYNC-WIRE §9), written with the door's own protobuf helpers.
+/// pushproto request bodies (Spec/anysync-wire.md §9), written with the door's own protobuf helpers.
 enum WireBody {
     static func topicList(_ topics: [PushWire.Topic]) -> [UInt8] {
         var list: [UInt8] = []

@@ -205,6 +205,18 @@ import PushProtocol
         #expect(try !fixture.service.notifySilent(otherGroup, caller: me.accountID).duplicate)
     }
 
+    /// The skipped device's id follows the registration rule: 1–128 characters, no controls.
+    @Test func silentDeviceIdFollowsTheTokenRule() throws {
+        let fixture = try ServiceFixture()
+        let me = account(1)
+        for bad in ["", String(repeating: "d", count: 129), "pho\u{7}ne"] {
+            let error = serviceRefusal {
+                _ = try fixture.service.notifySilent(.init(topics: [space.topic(me.accountID.string)], deviceId: bad), caller: me.accountID)
+            }
+            #expect(error?.code == .invalidField && error?.field == "deviceId", "\(bad.debugDescription)")
+        }
+    }
+
     @Test func silentChecksWhatItKeeps() throws {
         let fixture = try ServiceFixture()
         let me = account(1)
