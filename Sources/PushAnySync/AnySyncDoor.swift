@@ -1,7 +1,7 @@
 import Foundation
 import PushCrypto
-import PushProtocol
 import PushNet
+import PushProtocol
 import PushService
 import PushSupport
 

@@ -1,7 +1,7 @@
 import Foundation
+import PushAnySync
 import PushCrypto
 import PushProtocol
-import PushAnySync
 import PushSupport
 
 /// A minimal any-sync push client for `PushBench door` (not for production): TCP → libp2p TLS 1.3

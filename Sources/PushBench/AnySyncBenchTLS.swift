@@ -1,6 +1,6 @@
 import COpenSSL
-import PushCrypto
 import PushAnySync
+import PushCrypto
 
 /// A client's libp2p identity for the bench client: an Ed25519 peer key and one `SSL_CTX`
 /// (TLS 1.3 only, its libp2p certificate, ALPN `libp2p`, no server verification — the server's

@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import HTTPClient
 import PushCrypto
-import PushProtocol
 import PushDelivery
 import PushEngine
 import PushMetrics
+import PushProtocol
 import PushStore
 import PushSupport
 

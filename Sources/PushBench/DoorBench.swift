@@ -1,9 +1,9 @@
 import Foundation
-import PushCrypto
-import PushProtocol
 import PushConfig
+import PushCrypto
 import PushNet
 import PushNode
+import PushProtocol
 import PushService
 
 /// `PushBench door`: one in-process node with both doors open on 127.0.0.1:0 (temp dataDir, no

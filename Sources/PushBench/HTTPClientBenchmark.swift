@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import HTTPClient
-import Synchronization
 import PushSupport
+import Synchronization
 
 /// `PushBench http`: requests/s through the HTTP client to one URL, keeping a fixed number
 /// of requests in flight with the callback API (the way the delivery engine drives it).

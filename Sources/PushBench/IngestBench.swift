@@ -1,10 +1,10 @@
 import Foundation
-import PushCrypto
-import PushProtocol
 import PushConfig
+import PushCrypto
 import PushHTTP
 import PushNet
 import PushNode
+import PushProtocol
 import PushService
 import PushStore
 

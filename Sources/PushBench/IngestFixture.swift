@@ -1,7 +1,7 @@
 import Foundation
 import PushCrypto
-import PushProtocol
 import PushNode
+import PushProtocol
 import PushService
 import PushStore
 

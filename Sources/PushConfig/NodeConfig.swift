@@ -1,5 +1,5 @@
-import PushProtocol
 import PushNet
+import PushProtocol
 import PushService
 import PushSupport
 

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import PushProtocol
 import PushDelivery
 import PushMetrics
+import PushProtocol
 import PushStore
 import PushSupport
 

@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushMetrics
+import PushProtocol
 import PushStore
 
 /// The delivery engine's `/metrics` families (`pushnode_*`).

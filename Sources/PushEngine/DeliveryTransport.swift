@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import PushProtocol
 import PushDelivery
+import PushProtocol
 import PushSupport
 
 /// Two `HTTPClient`s: one for FCM and APNs (and the OAuth token endpoint), one for Web Push

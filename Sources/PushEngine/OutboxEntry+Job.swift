@@ -1,7 +1,7 @@
 import Foundation
 import PushCrypto
-import PushProtocol
 import PushDelivery
+import PushProtocol
 import PushStore
 
 extension OutboxEntry {

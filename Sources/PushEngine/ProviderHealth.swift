@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushMetrics
+import PushProtocol
 
 /// Whether each provider currently accepts our credentials and configuration; shown in
 /// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail.

@@ -1,9 +1,9 @@
 import Foundation
-import PushCrypto
-import PushProtocol
 import PushConfig
+import PushCrypto
 import PushDelivery
 import PushEngine
+import PushProtocol
 
 /// Builds the gateways, credentials and transport of the configured providers: used by the
 /// node's delivery engine and by `pushnode send`.

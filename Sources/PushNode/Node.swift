@@ -1,11 +1,11 @@
 import Foundation
-import PushCrypto
-import PushProtocol
 import PushAnySync
 import PushConfig
+import PushCrypto
 import PushHTTP
 import PushMetrics
 import PushNet
+import PushProtocol
 import PushService
 import PushStore
 import PushSupport

@@ -1,9 +1,9 @@
 import Foundation
-import PushProtocol
 import PushConfig
 import PushEngine
 import PushHTTP
 import PushMetrics
+import PushProtocol
 import PushService
 import PushSupport
 

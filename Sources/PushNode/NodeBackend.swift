@@ -1,7 +1,7 @@
 import PushCrypto
-import PushProtocol
 import PushEngine
 import PushHTTP
+import PushProtocol
 import PushService
 
 /// What the service side hands the node once storage is open: the handler for signed routes and

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import HTTPClient
-import PushCrypto
-import PushProtocol
 import PushConfig
+import PushCrypto
 import PushDelivery
+import PushProtocol
 import PushSupport
 
 /// One push to one registration through the configured gateways, outside the outbox: what

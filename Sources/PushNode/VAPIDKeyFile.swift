@@ -1,6 +1,6 @@
 import Foundation
-import PushCrypto
 import PushConfig
+import PushCrypto
 import PushStore
 import PushSupport
 

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import PushCrypto
-import PushProtocol
 import PushNet
+import PushProtocol
 import PushStore
+import Synchronization
 
 /// The node's operations, independent of the transport that decoded and authenticated the request
 /// (the HTTP API now, the any-sync door later). Every rule of PROTOCOL §3–§4 lives here; the store

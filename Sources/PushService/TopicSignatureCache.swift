@@ -1,5 +1,5 @@
-import Synchronization
 import PushProtocol
+import Synchronization
 
 /// Remembers verified topic signatures so a hot topic is not re-verified on every Notify.
 ///

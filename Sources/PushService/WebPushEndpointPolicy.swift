@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushNet
+import PushProtocol
 
 /// The rules for a Web Push endpoint URL (PROTOCOL §3): an absolute `https` URL (also `http` when
 /// private endpoints are allowed) whose host resolves only to publicly routable addresses.

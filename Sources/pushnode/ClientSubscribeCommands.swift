@@ -44,7 +44,7 @@ enum ClientSubscribeCommands {
     static func list(_ args: Arguments) throws {
         let subscriber = try ClientContext(args).subscriber
         let topics = try blocking { try await subscriber.subscriptions() }
-        Output.json(["topics": topics.map { ["spaceKey": $0.spaceKey, "topic": $0.topic] }])
+        Output.json(["topics": topics.map { ["spaceKey": $0.spaceKey.string, "topic": $0.topic] }])
     }
 
     static func parseMode(_ text: String, _ what: String) throws -> NotifyMode {

@@ -1,6 +1,6 @@
 import Foundation
-import PushCrypto
 import PushAnySync
+import PushCrypto
 import PushNode
 
 /// `pushnode keys …`: account keys, space key derivation, and Ed25519 sign/verify for

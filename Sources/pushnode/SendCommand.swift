@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushNode
+import PushProtocol
 import PushSupport
 
 /// `pushnode send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K]

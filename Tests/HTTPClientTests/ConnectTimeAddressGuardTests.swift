@@ -1,7 +1,7 @@
 import Foundation
+import PushNet
 import Testing
 @testable import HTTPClient
-import PushNet
 
 /// The connect-time SSRF guard (the open-socket callback of a client with
 /// `refusePrivateAddresses`) refuses every address class the register-time endpoint check

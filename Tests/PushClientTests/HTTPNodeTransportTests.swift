@@ -1,7 +1,9 @@
 import Foundation
 import PushCrypto
 import PushProtocol
+import Testing
 @testable import PushAnySync
+@testable import PushClient
 @testable import PushConfig
 @testable import PushDelivery
 @testable import PushEngine
@@ -12,8 +14,6 @@ import PushProtocol
 @testable import PushService
 @testable import PushStore
 @testable import PushSupport
-import Testing
-@testable import PushClient
 
 /// The bound seams (`HTTPNodeTransport`, `PayloadKey`, `SpacePushKey`) against the real node
 /// running in-process on 127.0.0.1:0: every request is signed, parsed and checked by the node.

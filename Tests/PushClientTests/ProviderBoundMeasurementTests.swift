@@ -1,7 +1,9 @@
 import Foundation
 import PushCrypto
 import PushProtocol
+import Testing
 @testable import PushAnySync
+@testable import PushClient
 @testable import PushConfig
 @testable import PushDelivery
 @testable import PushEngine
@@ -12,8 +14,6 @@ import PushProtocol
 @testable import PushService
 @testable import PushStore
 @testable import PushSupport
-import Testing
-@testable import PushClient
 
 /// Re-measures `ProviderPayloadLimit.everyProvider` with the node's own gateway builders, so the
 /// constant cannot drift from what the node actually sends: the largest sealed payload whose

@@ -1,7 +1,7 @@
 import Foundation
+import PushProtocol
 import Testing
 @testable import PushClient
-import PushProtocol
 
 @Suite struct RetryScheduleTests {
     let now = TestClock.epoch

@@ -1,5 +1,5 @@
-import Testing
 import PushCrypto
+import Testing
 @testable import PushProtocol
 
 @Suite struct TopicRulesTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PushCrypto
+import Testing
 @testable import PushProtocol
 
 /// The identifier vectors in `Spec/vectors/`, computed by an independent Python implementation

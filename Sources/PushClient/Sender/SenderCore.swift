@@ -1,7 +1,7 @@
 import Foundation
-import PushSupport
 import PushCrypto
 import PushProtocol
+import PushSupport
 
 /// The queue and background worker behind `PushSender`. One worker task takes work in order —
 /// retries that came due first, then new calls — so requests go out one at a time; a request

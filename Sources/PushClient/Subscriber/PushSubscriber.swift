@@ -1,6 +1,6 @@
 import PushCrypto
-import PushSupport
 import PushProtocol
+import PushSupport
 
 /// The device side of the node for one account: token registration, space registration, and the
 /// hook from token changes to the `Reconciler`.

@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushDelivery
+import PushProtocol
 import PushStore
 
 /// Every decision of one provider lane, as a value with no I/O, no threads and no clock of its

@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushDelivery
+import PushProtocol
 import PushStore
 import PushSupport
 

@@ -1,5 +1,5 @@
-import Foundation
 import CPostgres
+import Foundation
 
 /// Owns one libpq connection, its prepared statements, and the `check` that turns a result into a
 /// `PGError`.

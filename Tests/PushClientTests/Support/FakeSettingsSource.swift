@@ -1,5 +1,5 @@
-@testable import PushClient
 import PushSupport
+@testable import PushClient
 
 /// Notify settings held in memory; spaces or a space's chats can be made to fail.
 final class FakeSettingsSource: NotifySettingsSource, @unchecked Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import PushProtocol
-@testable import PushClient
 import PushSupport
+@testable import PushClient
 
 /// A scripted node: answers per `METHOD path` are taken from a queue, then from a default.
 /// Records every call with its virtual time.

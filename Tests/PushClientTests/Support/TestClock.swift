@@ -1,6 +1,6 @@
 import Foundation
-@testable import PushClient
 import PushSupport
+@testable import PushClient
 
 /// Virtual time for tests. `autoAdvance`: every sleep returns at once after moving the clock
 /// forward by its duration (a single worker's retries then run instantly, at exact virtual times).

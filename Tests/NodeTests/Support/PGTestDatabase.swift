@@ -1,0 +1,49 @@
+import Foundation
+@testable import PushStore
+
+/// A schema of its own on the test cluster `PUSHNODE_TEST_PG_URL` names (`make test` starts one
+/// with Tests/Support/pg-cluster.sh); dropped when the value goes away.
+final class PGTestDatabase: @unchecked Sendable {
+    /// The cluster's URL, or nil (then PostgreSQL tests are skipped, with a note on stderr).
+    static let baseURL: String? = {
+        let url = ProcessInfo.processInfo.environment["PUSHNODE_TEST_PG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if url == nil {
+            FileHandle.standardError.write(Data(
+                "note: PUSHNODE_TEST_PG_URL is unset: PostgreSQL store tests are skipped (make test sets it)\n".utf8))
+        }
+        return url
+    }()
+
+    static var isAvailable: Bool { baseURL != nil }
+
+    let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    /// A URL whose connections use the schema.
+    let url: String
+
+    init() throws {
+        guard let base = Self.baseURL else { throw PGError(message: "PUSHNODE_TEST_PG_URL unset") }
+        let admin = try PGConnection(conninfo: base)
+        try admin.execute("CREATE SCHEMA \(schema)")
+        url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)&application_name=\(schema)"
+    }
+
+    deinit {
+        if let base = Self.baseURL, let admin = try? PGConnection(conninfo: base) {
+            _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE")
+        }
+    }
+
+    /// Cuts every connection of this schema's stores (as a server restart or a network failure would);
+    /// returns how many.
+    @discardableResult
+    func terminateConnections(except survivor: PGConnection? = nil) throws -> Int {
+        let admin = try PGConnection(conninfo: Self.baseURL!)
+        return try admin.query("""
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            WHERE application_name = $1 AND pid <> pg_backend_pid()
+            """, [.text(schema)]).row(0).int(0)
+    }
+
+    /// A direct connection, for checks and for breaking things.
+    func connect() throws -> PGConnection { try PGConnection(conninfo: url) }
+}
