@@ -76,6 +76,15 @@ package struct StoreStatistics: Sendable, Equatable {
     package var largestBatch = 0
 
     package init() {}
+
+    /// A batch of `writes` write requests that took `seconds` and `commits` commits (more than
+    /// one when a failed batch was retried in parts).
+    package mutating func countBatch(of writes: Int, commits: Int = 1, seconds: Double) {
+        self.commits += commits
+        self.writes += writes
+        batchSeconds += seconds
+        largestBatch = max(largestBatch, writes)
+    }
 }
 
 /// Errors of a store, apart from the database's own.

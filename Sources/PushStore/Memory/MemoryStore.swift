@@ -98,12 +98,7 @@ package final class MemoryStore: PushStore {
             return try work(&state.tables)
         }
         let elapsed = max(0, clock().timeIntervalSince(started))
-        stats.withLock { stats in
-            stats.commits += 1
-            stats.writes += 1
-            stats.batchSeconds += elapsed
-            stats.largestBatch = max(stats.largestBatch, 1)
-        }
+        stats.withLock { $0.countBatch(of: 1, seconds: elapsed) }
         return result
     }
 

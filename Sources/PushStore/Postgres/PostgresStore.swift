@@ -99,12 +99,7 @@ package final class PostgresStore: PushStore {
             return value
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        stats.withLock { stats in
-            stats.commits += 1
-            stats.writes += 1
-            stats.batchSeconds += elapsed
-            stats.largestBatch = max(stats.largestBatch, 1)
-        }
+        stats.withLock { $0.countBatch(of: 1, seconds: elapsed) }
         return result
     }
 

@@ -75,10 +75,7 @@ package final class GroupCommitWriter: @unchecked Sendable {
             let commits = commit(batch) { outcomes.append(($0, $1)) }
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             condition.lock()
-            stats.commits += commits
-            stats.writes += batch.count
-            stats.batchSeconds += elapsed
-            stats.largestBatch = max(stats.largestBatch, batch.count)
+            stats.countBatch(of: batch.count, commits: commits, seconds: elapsed)
             condition.unlock()
             // Woken only now: every commit of the batch has returned, and the counters include it.
             for outcome in outcomes { outcome.job.finish(overriding: outcome.error) }
