@@ -104,11 +104,10 @@ final class ManualClock: @unchecked Sendable {
     var engineClock: EngineClock { EngineClock(now: { [self] in now }, monotonic: { Clocks.monotonicSeconds() }) }
 }
 
-/// A value several threads write: test bookkeeping only.
-final class Box<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: T
-    init(_ value: T) { self.value = value }
-    func mutate(_ body: (inout T) -> Void) { lock.lock(); body(&value); lock.unlock() }
-    var current: T { lock.lock(); defer { lock.unlock() }; return value }
+/// A value several threads write: test bookkeeping, on the project's one lock box.
+typealias Box<T> = Protected<T>
+
+extension Protected {
+    func mutate(_ body: (inout Value) -> Void) { withLock(body) }
+    var current: Value { withLock { $0 } }
 }
