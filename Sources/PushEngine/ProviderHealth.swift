@@ -1,10 +1,11 @@
 import Foundation
 import PushMetrics
 import PushProtocol
+import PushSupport
 
 /// Whether each provider currently accepts our credentials and configuration; shown in
 /// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail.
-package final class ProviderHealth: @unchecked Sendable {
+package final class ProviderHealth: Sendable {
     package enum State: String, Sendable {
         case healthy
         /// Credentials refused after one renewal, or none could be minted.
@@ -13,30 +14,27 @@ package final class ProviderHealth: @unchecked Sendable {
         case misconfigured
     }
 
-    private let lock = NSLock()
-    private var states: [Provider: State] = [:]
+    private let states: Protected<[Provider: State]>
     private let gauge: Gauge?
 
     package init(providers: [Provider], gauge: Gauge?) {
         self.gauge = gauge
-        for provider in providers {
-            states[provider] = .healthy
-            gauge?.set(1, provider.rawValue)
-        }
+        states = Protected(Dictionary(uniqueKeysWithValues: providers.map { ($0, State.healthy) }))
+        for provider in providers { gauge?.set(1, provider.rawValue) }
     }
 
     package func set(_ provider: Provider, _ state: State) {
-        let changed = lock.withLock { () -> Bool in
+        let changed = states.withLock { states -> Bool in
             defer { states[provider] = state }
             return states[provider] != state
         }
         if changed { gauge?.set(state == .healthy ? 1 : 0, provider.rawValue) }
     }
 
-    package func state(of provider: Provider) -> State? { lock.withLock { states[provider] } }
+    package func state(of provider: Provider) -> State? { states.withLock { $0[provider] } }
 
     /// Provider name → state name, for `/readyz`.
     package var snapshot: [String: String] {
-        lock.withLock { Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value.rawValue) }) }
+        states.withLock { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value.rawValue) }) }
     }
 }

@@ -1,34 +1,34 @@
 import Foundation
 import PushCrypto
+import PushSupport
 
 /// The APNs provider JWT: reused, rotated once it is `rotationAge` old (APNs refuses tokens
 /// older than an hour), so never minted more often than every 20 minutes (APNs answers
 /// `TooManyProviderTokenUpdates`) except once after APNs refused it (`CredentialState`).
-package final class APNsProviderTokens: ProviderCredentials, @unchecked Sendable {
+package final class APNsProviderTokens: ProviderCredentials, Sendable {
     package static let rotationAge: TimeInterval = 50 * 60
 
     private let signer: APNsProviderToken
-    private let lock = NSLock()
-    private var state = CredentialState()
+    private let state = Protected(CredentialState())
 
     package init(signer: APNsProviderToken) {
         self.signer = signer
     }
 
-    package var generation: Int { lock.withLock { state.generation } }
+    package var generation: Int { state.withLock { $0.generation } }
 
-    package func current() -> String? { lock.withLock { state.current } }
+    package func current() -> String? { state.withLock { $0.current } }
 
     package func prepare(now: Date) -> Bool {
-        lock.withLock { state.needsMint(at: now) ? state.minted(mint(now: now), at: now) : true }
+        state.withLock { $0.needsMint(at: now) ? $0.minted(mint(now: now), at: now) : true }
     }
 
     package func accepted(generation: Int) {
-        lock.withLock { state.accepted(generation: generation) }
+        state.withLock { $0.accepted(generation: generation) }
     }
 
     package func refused(generation: Int, now: Date) -> CredentialRenewal {
-        lock.withLock { state.refusal(of: generation) ?? state.mintedAfterRefusal(mint(now: now)) }
+        state.withLock { $0.refusal(of: generation) ?? $0.mintedAfterRefusal(mint(now: now)) }
     }
 
     /// Signs a token issued at `now`; an old token is not sent past the rotation age.
