@@ -18,5 +18,4 @@ package struct PGError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// A conflict between concurrent transactions that the same transaction, run again, resolves.
     var isRetryableConflict: Bool { sqlState == "40001" || sqlState == "40P01" }
-    var isUniqueViolation: Bool { sqlState == "23505" }
 }
