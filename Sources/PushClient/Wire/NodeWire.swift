@@ -6,7 +6,7 @@ import PushProtocol
 /// definition of the contract for node and client.
 public enum NodeWire {
     /// The part of `GET /v1/capabilities` the client reads. Missing limits fall back to the
-    /// defaults. (The node builds its answer in PushServer, which a client does not link.)
+    /// defaults. (The node builds its answer in PushService and PushHTTP, which a client does not link.)
     public struct Capabilities: Codable, Hashable, Sendable {
         public struct LimitValues: Codable, Hashable, Sendable {
             public var maxPayloadBytes: Int?

@@ -6,7 +6,7 @@ import PushSupport
 /// protocol, the same answers, no file and no server.
 ///
 /// It keeps the semantics of `SQLiteStore` and `PostgresStore`, and the contract suite
-/// (Tests/PushServerTests/Store) runs unchanged on all three: millisecond times, the duplicate
+/// (Tests/NodeTests/PushStore) runs unchanged on all three: millisecond times, the duplicate
 /// window, refcounted notifications, claims with leases, renewals, attempts, expiry, orphans, purge,
 /// enqueue hooks, and the fan-out rule of `FanOut`/`DeliveryRouting` applied inside the write.
 ///
