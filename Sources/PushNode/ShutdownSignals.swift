@@ -6,40 +6,58 @@ import Darwin
 import Foundation
 import PushSupport
 
-/// SIGINT/SIGTERM taken synchronously with `sigwait`, set up *before* any thread exists: a signal
-/// that arrives while the node is starting (or right after it logged `ready`) is never lost, never
-/// ignored and never kills the process. A second signal during shutdown exits at once.
+/// SIGINT/SIGTERM (stop) and SIGHUP (reload) taken synchronously with `sigwait`, set up *before*
+/// any thread exists: a signal that arrives while the node is starting (or right after it logged
+/// `ready`) is never lost, never ignored and never kills the process. A second stop signal during
+/// shutdown exits at once.
+///
+/// SIGHUP never stops the node: logrotate and `systemctl reload` send it, and its default action
+/// would kill the process. It is taken by the same thread and logged as `event=sighup`; the reload
+/// work (e.g. reopening a future `log.file` after rotation) belongs in `reload()`.
 ///
 /// Why not `DispatchSource` signal sources: on Linux they read a `signalfd`, which only sees a
 /// signal that the receiving thread blocks. The threads the node starts (libmicrohttpd's pool, the
 /// SQLite writer, the delivery engine) did not block it, and replacing the disposition with
 /// `SIG_IGN` races libdispatch's own handler: a SIGTERM right after `ready` either killed the node
-/// (-15) or was dropped (the node never stopped). Blocking the two signals in the main thread
-/// first makes every later thread inherit the mask; the signal stays pending until `wait` takes it.
+/// (-15) or was dropped (the node never stopped). Blocking the signals in the main thread first
+/// makes every later thread inherit the mask; a signal stays pending until `sigwait` takes it.
 package final class ShutdownSignals: Sendable {
-    /// Blocks SIGINT and SIGTERM in the calling thread (and every thread it starts afterwards) and
-    /// ignores SIGPIPE. Create it first thing in `main`, before any thread is started.
+    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and every thread it starts
+    /// afterwards) and ignores SIGPIPE. Create it first thing in `main`, before any thread is started.
     package init() {
         var set = Self.signals()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Blocks until the first signal; a later one logs and exits(1).
+    /// Blocks until the first SIGINT/SIGTERM (SIGHUPs meanwhile are handled and waiting goes on);
+    /// afterwards a thread keeps taking signals: SIGHUP is still handled, a second stop logs and
+    /// exits(1).
     package func wait(log: LogSink) {
-        Self.take()
+        Self.takeStop(log: log)
         let forced = Thread {
-            Self.take()
+            Self.takeStop(log: log)
             log("event=shutdown stage=forced")
             exit(1)
         }
         forced.start()
     }
 
-    private static func take() {
+    /// Returns at the next SIGINT or SIGTERM, handling every SIGHUP before it.
+    private static func takeStop(log: LogSink) {
         var set = signals()
-        var number: Int32 = 0
-        while sigwait(&set, &number) != 0 {}
+        while true {
+            var number: Int32 = 0
+            guard sigwait(&set, &number) == 0 else { continue }
+            guard number == SIGHUP else { return }
+            reload(log: log)
+        }
+    }
+
+    /// SIGHUP: logs one line. There is no log file setting yet; when `log.file` comes, reopening
+    /// it (after logrotate moved the old one) goes here.
+    private static func reload(log: LogSink) {
+        log("event=sighup")
     }
 
     private static func signals() -> sigset_t {
@@ -47,6 +65,7 @@ package final class ShutdownSignals: Sendable {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
         return set
     }
 }

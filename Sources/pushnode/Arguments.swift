@@ -1,41 +1,14 @@
 import Foundation
 import PushSupport
 
-/// A parsed command line: positional words and `--flag value` / `--switch` options.
-struct Arguments {
+/// A command's parsed options, as `CommandLineParser` hands them to the command's `run`.
+struct Arguments: Sendable {
+    /// The command's words, e.g. `["client", "token", "set"]`.
     var positional: [String] = []
     var options: [String: String] = [:]
     /// Every value of each option, in order (`--mention A --mention B`); `options` keeps the last.
     var repeated: [String: [String]] = [:]
     var switches: Set<String> = []
-
-    /// Flags that take no value.
-    static let knownSwitches: Set<String> = ["help", "json", "once"]
-
-    init(_ argv: [String]) throws {
-        var i = 0
-        while i < argv.count {
-            let word = argv[i]
-            if word.hasPrefix("--") {
-                let name = String(word.dropFirst(2))
-                if let eq = name.firstIndex(of: "=") {
-                    let value = String(name[name.index(after: eq)...])
-                    options[String(name[..<eq])] = value
-                    repeated[String(name[..<eq]), default: []].append(value)
-                } else if Self.knownSwitches.contains(name) {
-                    switches.insert(name)
-                } else {
-                    guard i + 1 < argv.count else { throw CLIError("option --\(name) needs a value") }
-                    options[name] = argv[i + 1]
-                    repeated[name, default: []].append(argv[i + 1])
-                    i += 1
-                }
-            } else {
-                positional.append(word)
-            }
-            i += 1
-        }
-    }
 
     /// Every value given for `--name`, in order.
     func values(_ name: String) -> [String] { repeated[name] ?? [] }

@@ -6,9 +6,7 @@ import PushCrypto
 /// to a new file (0600, never replacing one) and stdout gets `{"accountId", "path"}`; without it,
 /// `{"accountId", "seed"}`.
 enum ClientAccountCommand {
-    static func run(_ args: Arguments) throws {
-        let sub = args.positional.dropFirst(2).first ?? ""
-        guard sub == "new" else { throw CLIError("usage: pushnode client account new [--out FILE]") }
+    static func new(_ args: Arguments) throws {
         if let path = args.options["out"] {
             let key = try clientCall { try AccountKeyFile.create(path) }
             Output.json(["accountId": key.accountID.string, "path": path])

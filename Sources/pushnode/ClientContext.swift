@@ -9,16 +9,26 @@ import PushProtocol
 struct ClientContext {
     let account: AccountKey
     let transport: HTTPNodeTransport
+    /// The node's base URL, named in a network failure (`NodeFailureText`).
+    let nodeURL: String
 
     init(_ args: Arguments) throws {
         account = try clientCall { try AccountKeyFile.load(args.required("account")) }
-        let configuration = HTTPNodeTransport.Configuration(
-            baseURL: args.options["node"] ?? HTTPNodeTransport.defaultBaseURL, caFile: args.options["ca-file"])
+        nodeURL = args.options["node"] ?? HTTPNodeTransport.defaultBaseURL
+        let configuration = HTTPNodeTransport.Configuration(baseURL: nodeURL, caFile: args.options["ca-file"])
         let account = account
         transport = try clientCall { try HTTPNodeTransport(configuration: configuration, account: account) }
     }
 
     var accountID: String { account.accountID.string }
+
+    /// `blocking`, with a failure to reach the node named by its URL and cause.
+    func call<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        do { return try blocking(body) } catch { throw failure(error) }
+    }
+
+    /// A client error as the CLI reports it (see `NodeFailureText`).
+    func failure(_ error: any Error) -> any Error { NodeFailureText.cliError(error, nodeURL: nodeURL) }
 
     /// A subscriber for this account (revokes are not retried in the background: a CLI exits).
     var subscriber: PushSubscriber {
@@ -58,7 +68,8 @@ func clientCall<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-/// Runs async work to completion from the synchronous CLI, errors as `CLIError`.
+/// Runs async work to completion from the synchronous CLI (errors as thrown: `ClientContext.call`
+/// turns them into the CLI's).
 func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let box = BlockingResult<T>()
     let done = DispatchSemaphore(value: 0)
@@ -67,11 +78,7 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thr
         done.signal()
     }
     done.wait()
-    switch box.result! {
-    case .success(let value): return value
-    case .failure(let error as PushClientError): throw CLIError(error.description)
-    case .failure(let error): throw error
-    }
+    return try box.result!.get()
 }
 
 /// The result slot of `blocking`: written once by the task, read after the semaphore.

@@ -42,7 +42,7 @@ enum ClientNotifyCommand {
 
         let transport = context.transport
         let account = context.account
-        let results = try blocking { () -> [[String: any Sendable]] in
+        let results = try context.call { () -> [[String: any Sendable]] in
             let limits = await CapabilitiesCache(transport: transport).limits()
             let requests = try NotifyBuilder.requests(for: call, space: space, chat: chat, account: account, limits: limits)
             var results: [[String: any Sendable]] = []

@@ -33,14 +33,14 @@ enum ClientReconcileCommand {
                                         retry: RetryPolicy.fixed(attempts: 1), log: log)
 
         if args.switches.contains("once") {
-            if let token = state.token { try register(token, subscriber) }
-            let pass = try blocking { await reconciler.reconcile(.start) }
-            if case .failed(let error) = pass.result { throw CLIError(error.description) }
+            if let token = state.token { try register(token, subscriber, context) }
+            let pass = try context.call { await reconciler.reconcile(.start) }
+            if case .failed(let error) = pass.result { throw context.failure(error) }
             Output.json(describe(pass))
             return
         }
 
-        if let token = state.token { try? register(token, subscriber) }
+        if let token = state.token { try? register(token, subscriber, context) }
         let running = Task { await reconciler.run() }
         var lastContents = FileManager.default.contents(atPath: path)
         while true {
@@ -52,7 +52,7 @@ enum ClientReconcileCommand {
                 let next = try ClientState.read(path)
                 try source.update(next)
                 if next.token != state.token, let token = next.token {
-                    try? register(token, subscriber)  // triggers .tokenChanged
+                    try? register(token, subscriber, context)  // triggers .tokenChanged
                 }
                 if next.spaces != state.spaces { reconciler.trigger(.spacesChanged) }
                 state = next
@@ -63,12 +63,12 @@ enum ClientReconcileCommand {
         _ = running
     }
 
-    private static func register(_ token: ClientState.Token, _ subscriber: PushSubscriber) throws {
+    private static func register(_ token: ClientState.Token, _ subscriber: PushSubscriber, _ context: ClientContext) throws {
         guard let platform = Platform(rawValue: token.platform) else { throw CLIError("token.platform is not a platform") }
         let registration = PushSubscriber.TokenRegistration(
             deviceId: token.deviceId, platform: platform, token: token.token, p256dh: token.p256dh, auth: token.auth,
             appId: token.appId, environment: token.environment)
-        _ = try blocking { try await subscriber.setToken(registration) }
+        _ = try context.call { try await subscriber.setToken(registration) }
     }
 
     private static func describe(_ pass: Reconciler.Pass) -> [String: any Sendable] {

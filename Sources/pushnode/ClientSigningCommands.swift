@@ -50,20 +50,3 @@ private func readBody(_ args: Arguments) throws -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
     return Array(data)
 }
-
-/// `pushnode client <subcommand>`.
-func runClient(_ args: Arguments) throws {
-    let sub = args.positional.dropFirst().first ?? ""
-    switch sub {
-    case "sign-request": try runSignRequest(args)
-    case "verify-request": try runVerifyRequest(args)
-    case "account": try ClientAccountCommand.run(args)
-    case "token": try ClientTokenCommands.run(args)
-    case "subscribe": try ClientSubscribeCommands.subscribe(args)
-    case "subscriptions": try ClientSubscribeCommands.list(args)
-    case "notify": try ClientNotifyCommand.run(args)
-    case "open": try ClientOpenCommand.run(args)
-    case "reconcile": try ClientReconcileCommand.run(args)
-    default: throw CLIError("unknown client command '\(sub)'\n\(usage)")
-    }
-}

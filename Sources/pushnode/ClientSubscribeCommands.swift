@@ -23,7 +23,7 @@ enum ClientSubscribeCommands {
             let mode = try parseMode(modeText, "--mode")
             let chats = try args.values("chat").map(parseChat)
             let desired = SubscriptionPlan.spaceTopics(me: me, spaceMode: mode, chats: chats)
-            result = try blocking {
+            result = try context.call {
                 let held = try await subscriber.subscriptions().filter { $0.spaceKey.string == space.spaceKey }.map(\.topic)
                 let stale = held.filter { !desired.contains($0) }
                 var count = -1
@@ -34,7 +34,7 @@ enum ClientSubscribeCommands {
             }
         } else {
             guard !topics.isEmpty else { throw CLIError("give --topic T (repeatable) or --mode all|mentions|none") }
-            let count = try blocking { try await subscriber.subscribe(topics, in: space) }
+            let count = try context.call { try await subscriber.subscribe(topics, in: space) }
             result = (topics, count)
         }
         Output.json(["spaceKey": space.spaceKey, "topics": result.topics.sorted(), "count": result.count])
@@ -42,8 +42,9 @@ enum ClientSubscribeCommands {
 
     /// `subscriptions`: `{"topics": [{"spaceKey", "topic"}]}`, the node's set for the account.
     static func list(_ args: Arguments) throws {
-        let subscriber = try ClientContext(args).subscriber
-        let topics = try blocking { try await subscriber.subscriptions() }
+        let context = try ClientContext(args)
+        let subscriber = context.subscriber
+        let topics = try context.call { try await subscriber.subscriptions() }
         Output.json(["topics": topics.map { ["spaceKey": $0.spaceKey.string, "topic": $0.topic] }])
     }
 

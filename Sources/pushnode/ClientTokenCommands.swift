@@ -9,16 +9,6 @@ import PushProtocol
 /// - `revoke (--device ID | --token T --platform P)` → `{"success": true}`
 /// - `list` → `{"registrations": [...]}` (never tokens)
 enum ClientTokenCommands {
-    static func run(_ args: Arguments) throws {
-        let sub = args.positional.dropFirst(2).first ?? ""
-        switch sub {
-        case "set": try set(args)
-        case "revoke": try revoke(args)
-        case "list": try list(args)
-        default: throw CLIError("usage: pushnode client token set|revoke|list --account FILE [--node URL]")
-        }
-    }
-
     static func set(_ args: Arguments) throws {
         let context = try ClientContext(args)
         let registration = PushSubscriber.TokenRegistration(
@@ -26,7 +16,7 @@ enum ClientTokenCommands {
             p256dh: args.options["p256dh"], auth: args.options["auth"], appId: args.options["app-id"],
             environment: args.options["environment"])
         let subscriber = context.subscriber
-        let id = try blocking { try await subscriber.setToken(registration) }
+        let id = try context.call { try await subscriber.setToken(registration) }
         Output.json(["registrationId": id])
     }
 
@@ -35,22 +25,23 @@ enum ClientTokenCommands {
         let subscriber = context.subscriber
         let result: PushSubscriber.RevokeResult
         if let device = args.options["device"] {
-            result = try blocking { await subscriber.revokeToken(deviceId: device) }
+            result = try context.call { await subscriber.revokeToken(deviceId: device) }
         } else {
             let token = try args.required("token")
             let platform = try platform(args)
-            result = try blocking { await subscriber.revokeToken(token: token, platform: platform) }
+            result = try context.call { await subscriber.revokeToken(token: token, platform: platform) }
         }
         switch result {
         case .revoked: Output.json(["success": true])
-        case .abandoned(let error): throw CLIError(error.description)
-        case .retryingInBackground: throw CLIError("the node did not answer; the revoke was not confirmed")
+        case .abandoned(let error): throw context.failure(error)
+        case .retryingInBackground: throw CLIError("the node at \(context.nodeURL) did not answer; the revoke was not confirmed")
         }
     }
 
     static func list(_ args: Arguments) throws {
-        let subscriber = try ClientContext(args).subscriber
-        let registrations = try blocking { try await subscriber.registrations() }
+        let context = try ClientContext(args)
+        let subscriber = context.subscriber
+        let registrations = try context.call { try await subscriber.registrations() }
         Output.json(["registrations": registrations.map { r -> [String: Any] in
             ["registrationId": r.registrationId, "deviceId": r.deviceId, "platform": r.platform.rawValue,
              "appId": r.appId, "environment": r.environment, "createdAt": r.createdAt, "updatedAt": r.updatedAt]

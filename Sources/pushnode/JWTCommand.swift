@@ -2,24 +2,8 @@ import Foundation
 import PushCrypto
 import PushSupport
 
-let jwtUsage = """
-usage: pushnode jwt vapid --key PEMFILE --aud ORIGIN [--sub mailto:…] [--expires-in SECONDS]
-                                                   -> {"token", "header"} (header: vapid t=…, k=…)
-       pushnode jwt apns --key P8FILE --key-id KID --team-id TEAM [--iat SECONDS]   -> {"token"}
-       pushnode jwt google --service-account JSONFILE [--iat SECONDS]             -> {"token"}
-       pushnode jwt rs256 --key PEMFILE --claims JSON                             -> {"token"}
-"""
-
-/// `pushnode jwt …`: the provider tokens pushnode signs, for interop tests and support work.
-func jwtCommand(_ args: Arguments) throws {
-    switch args.positional.dropFirst().first {
-    case "vapid": try jwtVapid(args)
-    case "apns": try jwtAPNs(args)
-    case "google": try jwtGoogle(args)
-    case "rs256": try jwtRS256(args)
-    default: throw CLIError(jwtUsage)
-    }
-}
+// `pushnode jwt vapid|apns|google|rs256 …`: the provider tokens pushnode signs, for interop tests
+// and support work (options: `CommandTable.jwt`).
 
 private var now: Int { Int(Date().timeIntervalSince1970) }
 
@@ -29,7 +13,7 @@ private func integerOption(_ args: Arguments, _ name: String, default value: Int
     return number
 }
 
-private func jwtVapid(_ args: Arguments) throws {
+func jwtVapid(_ args: Arguments) throws {
     let pem = try readText(try args.required("key"))
     let lifetime = try integerOption(args, "expires-in", default: 12 * 3600)
     guard lifetime > 0, lifetime <= VAPID.maximumLifetime else {
@@ -44,7 +28,7 @@ private func jwtVapid(_ args: Arguments) throws {
     Output.json(["token": token, "header": header])
 }
 
-private func jwtAPNs(_ args: Arguments) throws {
+func jwtAPNs(_ args: Arguments) throws {
     let pem = try readText(try args.required("key"))
     let keyID = try args.required("key-id")
     let teamID = try args.required("team-id")
@@ -56,7 +40,7 @@ private func jwtAPNs(_ args: Arguments) throws {
     Output.json(["token": token])
 }
 
-private func jwtGoogle(_ args: Arguments) throws {
+func jwtGoogle(_ args: Arguments) throws {
     let path = try args.required("service-account")
     guard let account = try? JSONSerialization.jsonObject(with: Data(readText(path).utf8)) as? [String: Any],
         let clientEmail = account["client_email"] as? String, let privateKey = account["private_key"] as? String
@@ -73,7 +57,7 @@ private func jwtGoogle(_ args: Arguments) throws {
 }
 
 /// Signs the given claims JSON (used byte for byte) under `{"alg":"RS256","typ":"JWT"}`.
-private func jwtRS256(_ args: Arguments) throws {
+func jwtRS256(_ args: Arguments) throws {
     let pem = try readText(try args.required("key"))
     let claims = try args.required("claims")
     guard (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) is [String: Any] else {

@@ -6,19 +6,6 @@ import PushNode
 /// `pushnode keys …`: account keys, space key derivation, and Ed25519 sign/verify for
 /// support work and interop checks. Secrets go to stdout only when asked for there.
 enum KeysCommand {
-    static func run(_ args: Arguments) throws {
-        guard let sub = args.positional.dropFirst().first else { throw CLIError("missing subcommand: pushnode keys <subcommand>") }
-        switch sub {
-        case "account": try account(args)
-        case "derive": try derive(args)
-        case "sign": try sign(args)
-        case "verify": try verify(args)
-        case "vapid": try keysVapid(args)
-        case "peer": try peer(args)
-        default: throw CLIError("unknown subcommand 'keys \(sub)' (expected account, vapid, peer, derive, sign or verify)")
-        }
-    }
-
     /// `keys account [--out FILE]`: a fresh account key. Without `--out`: `{"accountId", "seed"}`.
     /// With `--out`: the hex seed and a newline go to FILE (mode 0600) and stdout gets only
     /// `{"accountId"}`, so the secret never passes through a terminal or a log. An existing

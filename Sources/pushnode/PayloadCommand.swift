@@ -4,15 +4,6 @@ import PushCrypto
 /// `pushnode payload seal|open --key BASE64`: the any-compatible payload sealing
 /// (`nonce(12) ‖ AES-256-GCM ciphertext ‖ tag(16)`, standard base64), for support work.
 enum PayloadCommand {
-    static func run(_ args: Arguments) throws {
-        guard let sub = args.positional.dropFirst().first else { throw CLIError("missing subcommand: pushnode payload <subcommand>") }
-        switch sub {
-        case "seal": try seal(args)
-        case "open": try open(args)
-        default: throw CLIError("unknown subcommand 'payload \(sub)' (expected seal or open)")
-        }
-    }
-
     /// Plaintext bytes on stdin → sealed standard base64 and a newline on stdout.
     static func seal(_ args: Arguments) throws {
         let key = try payloadKey(args)

@@ -3,12 +3,13 @@ import PushConfig
 import PushNode
 import PushSupport
 
-/// `pushnode serve [--config FILE]`: runs the node until SIGTERM/SIGINT. Without a config file
+/// `pushnode serve [--config FILE]`: runs the node until SIGTERM/SIGINT (SIGHUP is logged, never
+/// fatal). Without a config file
 /// it runs on the embedded default (127.0.0.1:8765, data under ./pushnode-data); `PUSHNODE_*`
 /// variables override either.
 func runServe(_ args: Arguments) throws {
-    // First, before any thread exists: every thread then blocks SIGTERM/SIGINT and the node takes
-    // them with sigwait (see ShutdownSignals).
+    // First, before any thread exists: every thread then blocks SIGTERM/SIGINT/SIGHUP and the node
+    // takes them with sigwait (see ShutdownSignals).
     let signals = ShutdownSignals()
     let loaded = try loadConfig(args)
     let log = LogSink.standardError

@@ -1,22 +1,11 @@
 import Foundation
 import PushCrypto
 
-let webpushUsage = """
-usage: pushnode webpush encrypt --p256dh B64URL --auth B64URL   plaintext on stdin -> base64url body
-       pushnode webpush decrypt --private-key B64URL --auth B64URL   base64url body on stdin -> plaintext
-"""
-
-/// `pushnode webpush …`: RFC 8291 message encryption for interop tests and support work.
-func webpushCommand(_ args: Arguments) throws {
-    switch args.positional.dropFirst().first {
-    case "encrypt": try webpushEncrypt(args)
-    case "decrypt": try webpushDecrypt(args)
-    default: throw CLIError(webpushUsage)
-    }
-}
+// `pushnode webpush encrypt|decrypt`: RFC 8291 message encryption for interop tests and support
+// work (options: `CommandTable.webpush`).
 
 /// Encrypts stdin to a subscription with a fresh key and salt; prints the body in base64url.
-private func webpushEncrypt(_ args: Arguments) throws {
+func webpushEncrypt(_ args: Arguments) throws {
     let p256dh = try args.required("p256dh")
     let auth = try args.required("auth")
     let plaintext = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
@@ -28,7 +17,7 @@ private func webpushEncrypt(_ args: Arguments) throws {
 
 /// Decrypts a base64url body from stdin with the subscriber's private key; writes the
 /// plaintext, or nothing at all when the message does not open.
-private func webpushDecrypt(_ args: Arguments) throws {
+func webpushDecrypt(_ args: Arguments) throws {
     let privateKey = try args.required("private-key")
     let auth = try args.required("auth")
     let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)

@@ -1,7 +1,8 @@
 import Foundation
 import PushSupport
 
-/// `pushnode <command> …`: each command lives in its own file as a `run(_:)` function.
+/// `pushnode <command> …`: `CommandTable` declares every command and its options, `CommandLineParser`
+/// picks one, and each command lives in its own file. `usage` is the global help (`pushnode help`).
 let usage = """
 usage: pushnode <command> [options]
 
@@ -37,26 +38,14 @@ usage: pushnode <command> [options]
   client open --key BASE64 --data JSON|-   x-any-* data keys -> decoded, verified payload
   client reconcile --state FILE --account FILE [--once] [--poll-ms N] [--tick-seconds N]
                                    (client commands: --node defaults to http://127.0.0.1:8765)
+  version, --version               print the version
+  help <command>, <command> --help the options of one command
 """
 
-let argv = Array(CommandLine.arguments.dropFirst())
 do {
-    let args = try Arguments(argv)
-    guard let command = args.positional.first, !args.switches.contains("help") else {
-        print(usage)
-        exit(0)
-    }
-    switch command {
-    case "help": print(usage)
-    case "keys": try KeysCommand.run(args)
-    case "payload": try PayloadCommand.run(args)
-    case "webpush": try webpushCommand(args)
-    case "jwt": try jwtCommand(args)
-    case "serve": try runServe(args)
-    case "check": try runCheck(args)
-    case "send": try runSend(args)
-    case "client": try runClient(args)
-    default: throw CLIError("unknown command '\(command)'\n\(usage)")
+    switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), root: CommandTable.root) {
+    case .help(let spec): print(HelpText.render(spec))
+    case .run(let spec, let arguments): try spec.run?(arguments)
     }
 } catch let error as CLIError {
     Output.fail(error.description)

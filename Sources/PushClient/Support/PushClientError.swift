@@ -1,3 +1,5 @@
+import HTTPClient
+
 /// An error of the client library, with a stable code (STYLE §5). When the node answered with an
 /// error body, `status` and `apiCode` carry its HTTP status and `error.code`.
 public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -58,8 +60,10 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
         public static let keyIdMismatch: Code = "receiver.key_id_mismatch"
     }
 
+    /// The message is the transport's stable code (`transport.connect_failed`), never its text:
+    /// that may carry a URL, and a Web Push endpoint is a secret.
     static func network(_ error: any Error) -> PushClientError {
-        PushClientError(code: .network, message: "\(type(of: error))")
+        PushClientError(code: .network, message: (error as? TransportError)?.code ?? "\(type(of: error))")
     }
 
     /// The error of a non-2xx answer, reading the node's `{"error": {...}}` body when present.

@@ -1,0 +1,43 @@
+import HTTPClient
+import PushClient
+
+/// A client command's failure to reach the node, said with the node's URL and the cause:
+/// `cannot reach the node at http://127.0.0.1:1: connection refused or host not found
+/// (transport.connect_failed)` instead of a bare `connectFailed`.
+///
+/// Only the node's base URL is printed (the user gave it); never a request's headers, body,
+/// token or key.
+enum NodeFailureText {
+    /// `error` as a `CLIError`: a transport failure (raw `TransportError` or `client.network`)
+    /// named with `nodeURL`, any other `PushClientError` with its description; others unchanged.
+    static func cliError(_ error: any Error, nodeURL: String) -> any Error {
+        switch error {
+        case let error as TransportError:
+            return CLIError(unreachable(nodeURL, code: error.code))
+        case let error as PushClientError where error.code == .network:
+            return CLIError(unreachable(nodeURL, code: error.message))
+        case let error as PushClientError:
+            return CLIError(error.description)
+        default:
+            return error
+        }
+    }
+
+    private static func unreachable(_ nodeURL: String, code: String) -> String {
+        guard let cause = causes[code] else { return "cannot reach the node at \(nodeURL): \(code)" }
+        return "cannot reach the node at \(nodeURL): \(cause) (\(code))"
+    }
+
+    /// `TransportError.code` → what it means for someone at a terminal.
+    private static let causes: [String: String] = [
+        "transport.connect_failed": "connection refused or host not found",
+        "transport.timed_out": "timed out",
+        "transport.connection_reset": "the connection was reset before a full answer",
+        "transport.tls": "TLS handshake or certificate verification failed (see --ca-file)",
+        "transport.too_large": "the answer was too large",
+        "transport.invalid_url": "not a valid http(s) URL",
+        "transport.forbidden_address": "the host resolves only to refused addresses",
+        "transport.cancelled": "cancelled",
+        "transport.other": "transport failure",
+    ]
+}
