@@ -1,6 +1,3 @@
-import Foundation
-import PushSupport
-
 /// A command's parsed options, as `CommandLineParser` hands them to the command's `run`.
 struct Arguments: Sendable {
     /// The command's words, e.g. `["client", "token", "set"]`.
@@ -16,35 +13,5 @@ struct Arguments: Sendable {
     func required(_ name: String) throws -> String {
         guard let value = options[name], !value.isEmpty else { throw CLIError("missing --\(name)") }
         return value
-    }
-}
-
-/// A failure reported on stderr with exit status 2.
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ message: String) { description = message }
-}
-
-/// CLI output helpers: JSON on stdout, errors on stderr.
-enum Output {
-    static func json(_ object: [String: Any]) {
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    }
-
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("pushnode: \(message)\n".utf8))
-        exit(2)
-    }
-
-    /// Writes `contents` to `path` readable by the owner only (0600).
-    static func writeSecret(_ contents: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        fchmod(fd, 0o600)
-        let bytes = Array(contents.utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count else { throw CLIError("cannot write \(path)") }
     }
 }

@@ -1,9 +1,10 @@
 /// "Did you mean …?" for a mistyped command or option name.
 enum EditDistance {
-    /// The candidate closest to `word` within two edits (a swap of neighbours counts as one, so
-    /// `conifg` is one edit from `config`), or nil when nothing is that close.
+    /// The candidate closest to `word` within two edits (one for names of up to three letters, so
+    /// `--sub` never suggests `--aud`); a swap of neighbours counts as one, so `conifg` is one edit
+    /// from `config`. Nil when nothing is that close.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= 2 && $0.1 < max($0.0.count, 2) }
+        let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= ($0.0.count <= 3 ? 1 : 2) }
         return scored.min { $0.1 < $1.1 }?.0
     }
 

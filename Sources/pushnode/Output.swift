@@ -1,0 +1,25 @@
+import Foundation
+
+/// CLI output helpers: JSON on stdout, errors on stderr.
+enum Output {
+    static func json(_ object: [String: Any]) {
+        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("pushnode: \(message)\n".utf8))
+        exit(2)
+    }
+
+    /// Writes `contents` to `path` readable by the owner only (0600).
+    static func writeSecret(_ contents: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        let bytes = Array(contents.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw CLIError("cannot write \(path)") }
+    }
+}
