@@ -32,6 +32,11 @@ def cluster():
     pg_cluster("stop", directory)
 
 
+def payload(label):
+    """A stand-in for a sealed payload: at least a nonce and a tag long."""
+    return f"sealed payload stand-in: {label}".ljust(64).encode()
+
+
 def readyz(node):
     status, _, answer = node.json("GET", "/readyz")
     return status, answer["status"]
@@ -43,7 +48,7 @@ def test_a_database_outage_is_503_storage_unavailable_and_recovers(pushnode_bin,
     try:
         status, answer, _ = signed(node, SUBSCRIBER, "PUT", "/v1/subscriptions", {"topics": [topic("chats")]})
         assert (status, answer) == (200, {"count": 1})
-        status, answer, _ = signed(node, SENDER, "POST", "/v1/notify", notify_document(SENDER, "chats", b"before"))
+        status, answer, _ = signed(node, SENDER, "POST", "/v1/notify", notify_document(SENDER, "chats", payload("before")))
         assert status == 200, answer
         assert readyz(node) == (200, "ready")
         assert node.metric("pushnode_storage_unavailable") == 0
@@ -51,7 +56,7 @@ def test_a_database_outage_is_503_storage_unavailable_and_recovers(pushnode_bin,
         pg_cluster("halt", directory)
         answers = []
         for i in range(20):
-            document = notify_document(SENDER, "chats", f"during {i} {uuid.uuid4().hex}".encode())
+            document = notify_document(SENDER, "chats", payload(f"during {i} {uuid.uuid4().hex}"))
             body = signed(node, SENDER, "POST", "/v1/notify", document)
             answers.append(body)
         answers.append(signed(node, SUBSCRIBER, "GET", "/v1/subscriptions"))
@@ -72,7 +77,7 @@ def test_a_database_outage_is_503_storage_unavailable_and_recovers(pushnode_bin,
         # No traffic needed: /readyz probes the database while the fault lasts.
         wait_for(lambda: readyz(node) == (200, "ready"), timeout=60, interval=0.2, message="/readyz 200 after the restart")
         for i in range(5):
-            status, answer, _ = signed(node, SENDER, "POST", "/v1/notify", notify_document(SENDER, "chats", f"after {i}".encode()))
+            status, answer, _ = signed(node, SENDER, "POST", "/v1/notify", notify_document(SENDER, "chats", payload(f"after {i}")))
             assert status == 200, answer
         status, answer, _ = signed(node, SUBSCRIBER, "GET", "/v1/subscriptions")
         assert status == 200 and [t["topic"] for t in answer["topics"]] == ["chats"]
