@@ -147,6 +147,15 @@ struct PostgresStoreTests {
         #expect(first.failures == 0 && second.failures == 0)
     }
 
+    /// A database that cannot be reached is "could not check", never "seen" (which would be 401).
+    @Test func anUnreachableReplayWindowIsUnavailableNotReplayed() {
+        let cache = PostgresReplayCache(url: "postgres://postgres@127.0.0.1:1/none?connect_timeout=2", purgeInterval: .infinity)
+        defer { cache.close() }
+        #expect(cache.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1000) == .unavailable)
+        #expect(cache.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1000) == .unavailable)
+        #expect(cache.failures == 2)
+    }
+
     @Test func theFirstNodesKeyIsEveryNodesKey() throws {
         let database = try PGTestDatabase()
         let values = Box<[String]>([])
