@@ -24,10 +24,11 @@ enum AnySyncErrorCode {
     static func code(for code: APIError.Code) -> UInt64 { byCode[code] ?? unexpected }
 
     /// The reply to a refusal: the fixed text of its any-sync code, or for 1200 the refusal's message
-    /// (it names the rule or limit, never a value). A storage failure, or a refusal coded `internal`,
-    /// is `internalReply`: the underlying error never reaches the wire.
+    /// (it names the rule or limit, never a value). A storage failure is `storageUnavailableReply`, a
+    /// refusal coded `internal` `internalReply`: the underlying error never reaches the wire.
     static func reply(for error: ServiceError) -> DRPCReply {
-        guard case .refused(let refusal) = error, refusal.code != .internal else { return internalReply }
+        guard case .refused(let refusal) = error else { return storageUnavailableReply }
+        guard refusal.code != .internal else { return internalReply }
         let code = code(for: refusal.code)
         switch code {
         case rateLimited: return .error(code: code, message: "rate limit exceeded")
@@ -39,6 +40,11 @@ enum AnySyncErrorCode {
 
     /// 1200 with a fixed text, for failures that are not the caller's.
     static let internalReply = DRPCReply.error(code: unexpected, message: "unexpected error")
+
+    /// 1200 with a fixed text naming the fault, for a storage failure (HTTP's 503
+    /// `storage.unavailable`): any-sync has no code of its own for "the server's storage failed,
+    /// retry", and its clients retry 1200 like any other failed call.
+    static let storageUnavailableReply = DRPCReply.error(code: unexpected, message: "unexpected error: storage unavailable")
 
     /// Code 0 naming the rpc, as drpc answers.
     static func unknownRPCReply(_ rpc: String) -> DRPCReply {

@@ -134,10 +134,11 @@ enum IngestBench {
     /// (the endpoints are not real), so every accepted row can be counted afterwards. The service
     /// is handed over so the any-sync door opens when `anysync.listen` is set (`PushBench door`).
     static let withoutDelivery = Node.Dependencies(
-        openBackend: { config, platforms, _, _ in
+        openBackend: { config, platforms, _, _, storage in
             let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
             let service = PushService(store: store, configuration: .init(
-                limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints))
+                limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints),
+                storageHealth: storage)
             let routes = ServiceRoutes(service: service)
             return NodeBackend(handler: { routes.handle($0, caller: $1) },
                                close: { store.close() }, service: service)

@@ -85,7 +85,8 @@ package final class APIRouter: HTTPResponder {
         do {
             account = try authenticator.authenticate(request)
         } catch {
-            metrics.authFailures.increment(error.code.rawValue)
+            // A replay window that could not be checked is a storage fault, not a failed authentication.
+            if error.code != .storageUnavailable { metrics.authFailures.increment(error.code.rawValue) }
             return Outcome(response: ErrorJSON.response(error), route: label, account: nil)
         }
         if case .denied(let retryAfter) = rateLimiter.take(account: account, rateClass: rateClass) {

@@ -14,6 +14,6 @@ package enum ErrorStatus {
         .tooLarge: 413, .payloadTooLarge: 413,
         .rateLimited: 429,
         .internal: 500,
-        .unavailable: 503,
+        .unavailable: 503, .storageUnavailable: 503,
     ]
 }

@@ -3,21 +3,29 @@ import PushSupport
 
 /// `GET /healthz`, `GET /readyz` and `GET /metrics`, shared by the API and admin listeners.
 package struct OperationsRoutes: Sendable {
-    /// Whether the node can serve: storage open and not shutting down.
+    /// Whether the node can serve: storage open and working, and not shutting down.
     package enum Readiness: String, Sendable {
         case starting, ready, draining
+        /// Open, but the last store call failed (PROTOCOL §3.2 `storage.unavailable`).
+        case storageUnavailable = "storage_unavailable"
     }
 
     package let metrics: MetricsRegistry
     package let readiness: @Sendable () -> Readiness
     /// Per-provider health for the `/readyz` detail (`{"fcm": "healthy", …}`); empty leaves it out.
     package let providers: @Sendable () -> [String: String]
+    /// While storage fails, one cheap store call that records its outcome in the node's
+    /// `StorageHealth` and returns whether storage is available again, so `/readyz` recovers
+    /// without waiting for traffic. Asked only when `readiness` says `.ready`.
+    package let probeStorage: @Sendable () -> Bool
 
     package init(metrics: MetricsRegistry, readiness: @escaping @Sendable () -> Readiness,
-                providers: @escaping @Sendable () -> [String: String] = { [:] }) {
+                providers: @escaping @Sendable () -> [String: String] = { [:] },
+                probeStorage: @escaping @Sendable () -> Bool = { true }) {
         self.metrics = metrics
         self.readiness = readiness
         self.providers = providers
+        self.probeStorage = probeStorage
     }
 
     /// The routes it answers (their paths are in `RouteTable`).
@@ -42,11 +50,13 @@ package struct OperationsRoutes: Sendable {
     /// `{"status":"ok"}` while the process serves.
     private func health() -> HTTPResponse { JSON.response(Status(status: "ok")) }
 
-    /// 200 `{"status":"ready"}` once storage is open; 503 `{"status":"starting"|"draining"}` otherwise.
-    /// With delivery running, `providers` tells each provider's health (an unhealthy provider
-    /// does not make the node unready: the API still queues deliveries durably).
+    /// 200 `{"status":"ready"}` once storage is open and working; 503
+    /// `{"status":"starting"|"draining"|"storage_unavailable"}` otherwise. With delivery running,
+    /// `providers` tells each provider's health (an unhealthy provider does not make the node
+    /// unready: the API still queues deliveries durably).
     private func ready() -> HTTPResponse {
-        let state = readiness()
+        var state = readiness()
+        if state == .ready, !probeStorage() { state = .storageUnavailable }
         let detail = providers()
         return JSON.response(Status(status: state.rawValue, providers: detail.isEmpty ? nil : detail),
                              status: state == .ready ? 200 : 503)

@@ -10,22 +10,30 @@ import PushSupport
 /// Order of checks: parse and profile (`auth.missing`, `auth.malformed`), time (`auth.expired`),
 /// digest and signature (`auth.invalid_signature`), then replay (`auth.replayed`). The nonce is
 /// recorded only for a request whose signature verified, so nobody can burn another account's
-/// nonces with unsigned junk.
+/// nonces with unsigned junk. A replay cache that cannot check is 503 `storage.unavailable`,
+/// never 401: the fault is the node's.
 package final class RequestAuthenticator: Sendable {
     /// The accepted distance between `created` and now, in seconds (`auth.clockSkew`).
     package let clockSkew: Double
     private let replayCache: any ReplayCache
+    private let storage: StorageHealth?
     private let now: @Sendable () -> Double
 
-    /// - Parameter now: Unix seconds (wall clock); injectable for tests.
-    package init(clockSkew: Double = 300, replayCache: any ReplayCache = MemoryReplayCache(),
+    /// - Parameters:
+    ///   - storage: the node's storage health, when the replay cache lives in the store's database
+    ///     (PostgreSQL): each check's outcome is a store call's. nil for the in-memory cache, whose
+    ///     success says nothing about storage.
+    ///   - now: Unix seconds (wall clock); injectable for tests.
+    package init(clockSkew: Double = 300, replayCache: any ReplayCache = MemoryReplayCache(), storage: StorageHealth? = nil,
                 now: @escaping @Sendable () -> Double = Clocks.unixSeconds) {
         self.clockSkew = clockSkew
         self.replayCache = replayCache
+        self.storage = storage
         self.now = now
     }
 
-    /// The caller's account id, or the 401 to answer.
+    /// The caller's account id, or the refusal to answer (401, or 503 when the replay window cannot
+    /// be checked).
     package func authenticate(_ request: HTTPRequest) throws(APIError) -> AccountID {
         let input = HTTPSignatureVerifier.Request(
             method: request.method, path: request.path, query: request.query, body: request.body,
@@ -38,11 +46,18 @@ package final class RequestAuthenticator: Sendable {
             try checkTime(created: candidate.created, expires: candidate.expires, now: now)
             let verified = try HTTPSignatureVerifier.verify(candidate, for: input)
             let rememberUntil = Double(verified.created) + clockSkew
-            guard replayCache.insertIfAbsent(keyID: verified.accountID.string, nonce: verified.nonce,
-                                             expiresAt: rememberUntil, now: now) else {
+            switch replayCache.record(keyID: verified.accountID.string, nonce: verified.nonce,
+                                      expiresAt: rememberUntil, now: now) {
+            case .fresh:
+                storage?.recordSuccess()
+                return verified.accountID
+            case .replayed:
+                storage?.recordSuccess()
                 throw APIError(status: 401, code: .authReplayed, message: "this signature nonce was already used")
+            case .unavailable:
+                storage?.recordFailure(ReplayCacheUnavailable())
+                throw APIError(status: 503, code: .storageUnavailable, message: ErrorJSON.storageUnavailableMessage)
             }
-            return verified.accountID
         } catch let error as HTTPSignatureError {
             throw error.apiError
         } catch let error as APIError {
@@ -65,3 +80,6 @@ package final class RequestAuthenticator: Sendable {
         }
     }
 }
+
+/// The replay cache could not check a nonce (its own error went to its counter, not here).
+struct ReplayCacheUnavailable: Error {}

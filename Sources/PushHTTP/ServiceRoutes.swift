@@ -9,7 +9,8 @@ import PushSupport
 ///
 /// The HTTP layer authenticates the request (RFC 9421), applies rate limits by the route's class,
 /// and answers 404/405 when `handle` returns nil. Errors are rendered by `ErrorJSON`: refusals with
-/// their code, storage failures (and anything unexpected) as 500 `internal` without details.
+/// their code, storage failures as 503 `storage.unavailable` and anything unexpected as 500
+/// `internal`, both without details.
 package final class ServiceRoutes: Sendable {
     private let service: PushService
     private let onInternalError: @Sendable (any Error) -> Void
@@ -18,7 +19,7 @@ package final class ServiceRoutes: Sendable {
         self.init(service: service, onInternalError: { _ in })
     }
 
-    /// `onInternalError` sees each unexpected error answered as 500 (for a log line; store errors carry
+    /// `onInternalError` sees each storage failure (503) and unexpected error (500) (for a log line; store errors carry
     /// SQLite's message and code, never bound values, so they hold no tokens or payloads).
     package init(service: PushService, onInternalError: @escaping @Sendable (any Error) -> Void) {
         self.service = service

@@ -21,14 +21,14 @@ package final class Node: Sendable {
     /// The parts built outside this module. The lead wires the real service here.
     package struct Dependencies: Sendable {
         /// Opens storage and builds the service (and delivery) for the enabled platforms; called
-        /// once by `start`, with the node's metrics registry and log.
-        package var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend
+        /// once by `start`, with the node's metrics registry, log and storage health (for the service).
+        package var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink, StorageHealth) throws -> NodeBackend
         /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
         package var vapidPublicKey: @Sendable (NodeConfig) throws -> String
         /// A replay cache shared with other nodes (postgres mode); nil keeps the in-memory one.
         package var replayCache: @Sendable (NodeConfig) throws -> (any ReplayCache)?
 
-        package init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink) throws -> NodeBackend,
+        package init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink, StorageHealth) throws -> NodeBackend,
                     vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String,
                     replayCache: @escaping @Sendable (NodeConfig) throws -> (any ReplayCache)? = { _ in nil }) {
             self.openBackend = openBackend
@@ -59,12 +59,20 @@ package final class Node: Sendable {
     private let state = Protected(State())
     /// Shared by the HTTP and any-sync doors.
     private let rateLimiter: RateLimiter
+    /// Whether storage works, as the last store call found it: `/readyz` and the storage gauges.
+    package let storage: StorageHealth
 
     package init(config: NodeConfig, dependencies: Dependencies = .production, log: LogSink = .standardError) {
         self.config = config
         self.dependencies = dependencies
         self.log = log
         self.rateLimiter = RateLimiter(policy: config.rateLimits)
+        let failures = metrics.counter("pushnode_storage_failures_total", help: "Store calls (and replay checks) that failed.")
+        let storage = StorageHealth(log: log, onFailure: { failures.increment() })
+        self.storage = storage
+        metrics.gauge("pushnode_storage_unavailable", help: "1 while storage is failing (from a failed store call to the next that succeeds).") {
+            storage.isAvailable ? 0 : 1
+        }
     }
 
     /// The API listener's bound port (0 before `start`).
@@ -105,13 +113,16 @@ package final class Node: Sendable {
             throw StartError(description: "storage: \(error)")
         }
         let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
-                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] })
+                                          providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] },
+                                          probeStorage: { [state, storage] in
+                                              storage.isAvailable || (state.withLock { $0.backend }?.service?.probeStorage() ?? false)
+                                          })
         let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
                                 sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
         do {
-            let backend = try dependencies.openBackend(config, platforms, metrics, log)
+            let backend = try dependencies.openBackend(config, platforms, metrics, log, storage)
             if let peerKey, let service = backend.service, let doorConfiguration = AnySyncDoor.Configuration(config) {
                 do {
                     let door = try AnySyncDoor.start(doorConfiguration, peerKey: peerKey, service: service, rateLimiter: rateLimiter, log: log)
@@ -139,8 +150,10 @@ package final class Node: Sendable {
                             sharedReplayCache: (any ReplayCache)?, peerID: String?) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
                                         limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
+        // A shared replay cache lives in the store's database: its checks are store calls.
         let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
-                                                 replayCache: sharedReplayCache ?? memoryReplayCache())
+                                                 replayCache: sharedReplayCache ?? memoryReplayCache(),
+                                                 storage: sharedReplayCache == nil ? nil : storage)
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
             rateLimiter: rateLimiter,

@@ -5,14 +5,15 @@ import PushHTTP
 import PushMetrics
 import PushProtocol
 import PushService
+import PushStore
 import PushSupport
 
 /// The production wiring of a node: SQLite store → `PushService` → `ServiceRoutes`, and the
 /// delivery engine draining the store's outbox to the configured providers.
 extension Node.Dependencies {
     package static let production = Node.Dependencies(
-        openBackend: { config, platforms, metrics, log in
-            try NodeAssembly.openBackend(config: config, platforms: platforms, metrics: metrics, log: log)
+        openBackend: { config, platforms, metrics, log, storage in
+            try NodeAssembly.openBackend(config: config, platforms: platforms, metrics: metrics, log: log, storage: storage)
         },
         vapidPublicKey: { config in try VAPIDKeyFile.loadOrCreate(config: config).publicKeyBase64URL },
         replayCache: { config in try StoreFactory.replayCache(config: config) })
@@ -20,7 +21,7 @@ extension Node.Dependencies {
 
 enum NodeAssembly {
     static func openBackend(config: NodeConfig, platforms: Set<Platform>, metrics: MetricsRegistry,
-                            log: LogSink) throws -> NodeBackend {
+                            log: LogSink, storage: StorageHealth) throws -> NodeBackend {
         let store = try StoreFactory.open(config: config)
         let engine: DeliveryEngine
         do {
@@ -36,7 +37,7 @@ enum NodeAssembly {
         let service = PushService(store: store, configuration: .init(
             limits: config.limits, requireSpaceRegistration: config.spaces.requireRegistration,
             enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
-            deliveriesQueued: { engine.wake($0) }))
+            deliveriesQueued: { engine.wake($0) }), storageHealth: storage)
         let routes = ServiceRoutes(service: service)
         // Deliveries queued by another node (PostgreSQL) wake this node's lanes too.
         store.onEnqueue { engine.wake(Set(Provider.allCases)) }

@@ -35,6 +35,9 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let `internal`: Code = "internal"
         /// A signed route called while storage is still opening at start.
         public static let unavailable: Code = "unavailable"
+        /// The node's storage failed (database unreachable, disk full, read-only, I/O error): the
+        /// node's fault, never the caller's; answered with `Retry-After` (PROTOCOL §3.2).
+        public static let storageUnavailable: Code = "storage.unavailable"
         public static let notFound: Code = "not_found"
         public static let methodNotAllowed: Code = "method_not_allowed"
 

@@ -54,10 +54,14 @@ extension PushService {
     /// other failure of the store a storage failure.
     private func withSubscriptionLimit(_ body: () throws -> Int) throws(ServiceError) -> Int {
         do {
-            return try body()
+            let count = try body()
+            storageHealth.recordSuccess()
+            return count
         } catch StoreError.subscriptionLimitExceeded(let limit) {
+            storageHealth.recordSuccess()  // the database answered
             throw .invalid("topics", "an account holds at most \(limit) topics (limits.maxSubscriptions)")
         } catch {
+            storageHealth.recordFailure(error)
             throw .storageFailed(error)
         }
     }

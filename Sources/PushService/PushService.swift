@@ -41,20 +41,24 @@ package final class PushService: Sendable {
     package static let idempotencyWindow = StoreRetention.idempotencyWindow
 
     package let store: any PushStore
+    /// Fed by every store call (`stored`): what `/readyz` reports.
+    package let storageHealth: StorageHealth
     package let configuration: Configuration
     let tokenRules: TokenRules
     let topicSignatures: TopicSignatureCache
     package let clock: @Sendable () -> Date
     let counters = Mutex(Statistics())
 
-    package convenience init(store: any PushStore, configuration: Configuration) {
-        self.init(store: store, configuration: configuration, resolver: SystemHostResolver())
+    package convenience init(store: any PushStore, configuration: Configuration, storageHealth: StorageHealth = StorageHealth()) {
+        self.init(store: store, configuration: configuration, resolver: SystemHostResolver(), storageHealth: storageHealth)
     }
 
     /// With a host resolver and a clock of the caller's choice (tests).
     package init(store: any PushStore, configuration: Configuration, resolver: any HostResolving,
-         clock: @escaping @Sendable () -> Date = { Date() }, signatureCacheCapacity: Int = 65_536) {
+         clock: @escaping @Sendable () -> Date = { Date() }, signatureCacheCapacity: Int = 65_536,
+         storageHealth: StorageHealth = StorageHealth()) {
         self.store = store
+        self.storageHealth = storageHealth
         self.configuration = configuration
         self.tokenRules = TokenRules(
             enabledPlatforms: configuration.enabledPlatforms,
@@ -85,14 +89,29 @@ package final class PushService: Sendable {
         }
     }
 
-    /// A call of the store: whatever it throws is a storage failure.
+    /// A call of the store: whatever it throws is a storage failure, and its outcome goes to
+    /// `storageHealth`.
+    ///
+    /// Every error counts, not only the ones known to be faults (connection refused or lost, disk
+    /// full, read-only, busy past the timeout, I/O): the service validates every value before the
+    /// store sees it, and the stores turn the constraint violations they expect into answers
+    /// (upserts, `StoreError.subscriptionLimitExceeded`), so what is left is the database failing.
+    /// A programming error would show up the same way, as a 503 whose detail is in the node's log.
     @discardableResult
     func stored<T>(_ body: () throws -> T) throws(ServiceError) -> T {
         do {
-            return try body()
+            return try storageHealth.record(body)
         } catch {
             throw .storageFailed(error)
         }
+    }
+
+    /// While storage is failing, tries one cheap read so that `/readyz` turns 200 again once the
+    /// database answers even without traffic; returns whether storage is available.
+    package func probeStorage() -> Bool {
+        guard !storageHealth.isAvailable else { return true }
+        // Any read that reaches the database does; an account id is never empty, so this finds nothing.
+        return (try? stored { try store.spaces(ofAccount: "") }) != nil
     }
 
     /// A shape rule of PushProtocol: its error becomes a refusal.

@@ -30,14 +30,14 @@ package final class MemoryReplayCache: ReplayCache {
         self.capacity = capacity
     }
 
-    package func insertIfAbsent(keyID: String, nonce: String, expiresAt: Double, now: Double) -> Bool {
+    package func record(keyID: String, nonce: String, expiresAt: Double, now: Double) -> ReplayCheck {
         let key = Self.key(keyID: keyID, nonce: nonce)
         return state.withLock { state in
-            if let expiry = state.expiries[key], expiry >= now { return false }
+            if let expiry = state.expiries[key], expiry >= now { return .replayed }
             Self.purge(&state, now: now, capacity: capacity)
             state.expiries[key] = expiresAt
             state.order.append((key, expiresAt))
-            return true
+            return .fresh
         }
     }
 

@@ -1,10 +1,22 @@
 /// Remembers `(keyid, nonce)` pairs for as long as a signature carrying them could still be
 /// accepted, so each signed request is accepted at most once (PROTOCOL §2 `auth.replayed`).
 ///
-/// In memory for a single node now; a database-backed implementation shared by several nodes
-/// can stand behind the same protocol.
+/// In memory for a single node (`MemoryReplayCache`); in the shared database with several nodes
+/// (`PostgresReplayCache`).
 package protocol ReplayCache: Sendable {
-    /// Records the pair and returns true when it was not seen before (or its earlier record has
-    /// expired); returns false for a replay. `expiresAt` is when the pair may be forgotten.
-    func insertIfAbsent(keyID: String, nonce: String, expiresAt: Double, now: Double) -> Bool
+    /// Records the pair unless it was seen before (and its earlier record has not expired).
+    /// `expiresAt` is when the pair may be forgotten.
+    func record(keyID: String, nonce: String, expiresAt: Double, now: Double) -> ReplayCheck
+}
+
+/// The answer of a replay check. "Could not check" is its own case: a cache that fails must never
+/// pass for a replay, because a replay is the caller's fault (401) and a failing cache the node's
+/// (503 `storage.unavailable`, PROTOCOL §3.2).
+package enum ReplayCheck: Sendable, Equatable {
+    /// Not seen within the window; now recorded.
+    case fresh
+    /// Seen within the window: a replay.
+    case replayed
+    /// The cache's storage failed; whether the pair was seen is unknown and it was not recorded.
+    case unavailable
 }

@@ -51,6 +51,17 @@ import Testing
         #expect(schedule.record(.transient(status: 429, retryAfter: "Tue, 14 Nov 2023 22:00:00 GMT"), now: now) == .retry(after: .zero))
     }
 
+    /// The node's answer to a storage fault (PROTOCOL §3.2): transient, and retried after the
+    /// node's `Retry-After`, never dropped as a 4xx would be.
+    @Test func storageUnavailableIsRetriedAfterItsRetryAfter() {
+        let body = Array(#"{"error":{"code":"storage.unavailable","message":"storage is unavailable; retry later"}}"#.utf8)
+        let outcome = AttemptOutcome.classify(NodeResponse(status: 503, headers: ["Retry-After": "2"], body: body))
+        #expect(outcome == .transient(status: 503, retryAfter: "2"))
+        var schedule = RetrySchedule()
+        #expect(schedule.record(outcome, now: now) == .retry(after: .seconds(2)))
+        #expect(schedule.record(.success, now: now) == .finished)
+    }
+
     @Test func unparsableRetryAfterFallsBackToTheInterval() {
         var schedule = RetrySchedule()
         #expect(schedule.record(.transient(status: 429, retryAfter: "soon"), now: now) == .retry(after: .seconds(10)))

@@ -7,8 +7,9 @@ import PushSupport
 ///
 /// Pairs are kept as the same 16-byte digest `MemoryReplayCache` uses. Expired rows are deleted in
 /// bounded batches, at most once per `purgeInterval`, by whichever request comes along (on a
-/// background queue). When the database cannot be reached the cache refuses (fails closed): a
-/// request it cannot record is not accepted; `failures` counts those.
+/// background queue). When the database cannot be reached the answer is `.unavailable` (never
+/// `.replayed`): the request is not accepted, and the door says the node's storage failed;
+/// `failures` counts those.
 package final class PostgresReplayCache: ReplayCache {
     private struct State {
         var lastPurge = 0.0
@@ -26,7 +27,7 @@ package final class PostgresReplayCache: ReplayCache {
         self.purgeInterval = purgeInterval
     }
 
-    package func insertIfAbsent(keyID: String, nonce: String, expiresAt: Double, now: Double) -> Bool {
+    package func record(keyID: String, nonce: String, expiresAt: Double, now: Double) -> ReplayCheck {
         let digest = Array(SHA256.hash(Array(keyID.utf8) + [0] + Array(nonce.utf8)).prefix(16))
         do {
             let inserted = try PGRetry.run(pool) { db in
@@ -38,14 +39,14 @@ package final class PostgresReplayCache: ReplayCache {
                     """, [.bytes(digest), .text(String(expiresAt)), .text(String(now))]).rowCount == 1
             }
             purgeIfDue(now: now)
-            return inserted
+            return inserted ? .fresh : .replayed
         } catch {
             state.withLock { $0.failures += 1 }
-            return false
+            return .unavailable
         }
     }
 
-    /// Inserts refused because the database failed.
+    /// Checks answered `.unavailable` because the database failed.
     package var failures: Int { state.withLock { $0.failures } }
 
     /// Deletes one batch of pairs expired before `now`; returns how many.

@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func internalErrorsAre1200WithTheFixedText() {
-        #expect(AnySyncErrorCode.reply(for: .storageFailed(LeakyStoreError())) == .error(code: 1200, message: "unexpected error"))
+        #expect(AnySyncErrorCode.reply(for: .storageFailed(LeakyStoreError())) == .error(code: 1200, message: "unexpected error: storage unavailable"))
         #expect(AnySyncErrorCode.reply(for: .refused(.internal, "disk /var/x full")) == .error(code: 1200, message: "unexpected error"))
     }
 }

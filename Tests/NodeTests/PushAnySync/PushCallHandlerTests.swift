@@ -117,7 +117,7 @@ import Testing
         #expect(call("NotifySilent", WireBody.notify([], nil), on: door) == .error(code: 700, message: "rate limit exceeded"))
     }
 
-    @Test func aStoreFailureIs1200WithTheFixedTextOnly() {
+    @Test func aStoreFailureIs1200NamingTheStorageFaultOnly() {
         let door = handler(PushService(store: FailingStore(), configuration: .init()))
         let replies = [
             call("Subscriptions", on: door),
@@ -127,7 +127,7 @@ import Testing
             call("Notify", WireBody.notify([wire(space.topic("a"))], message()), on: door),
         ]
         for reply in replies {
-            #expect(reply == .error(code: 1200, message: "unexpected error"))
+            #expect(reply == .error(code: 1200, message: "unexpected error: storage unavailable"))
             if case .error(_, let text) = reply { #expect(!text.contains(LeakyStoreError.secret)) }
         }
     }

@@ -22,10 +22,21 @@ import Testing
         for response in [ErrorJSON.response(.internal, "disk /var/x full", field: "x"),
                          ErrorJSON.response(APIError(status: 500, code: .internal, message: "disk /var/x full", field: "x")),
                          ErrorJSON.response(.refused(.internal, "disk /var/x full", field: "x")),
-                         ErrorJSON.response(.storageFailed(LeakyStoreError())),
                          ErrorJSON.response("no.such_code", "disk /var/x full", field: "x")] {
             #expect(response.status == 500)
             #expect(text(response) == Self.scrubbed)
+        }
+    }
+
+    @Test func storageFailuresAre503WithRetryAfterAndNeverCarryDetails() {
+        for response in [ErrorJSON.response(.storageFailed(LeakyStoreError())),
+                         ErrorJSON.response(.storageUnavailable, "disk /var/x full", field: "x"),
+                         ErrorJSON.response(APIError(status: 500, code: .storageUnavailable, message: "disk /var/x full")),
+                         ErrorJSON.storageUnavailable] {
+            #expect(response.status == 503)
+            #expect(response.headers.map(\.0) == ["Content-Type", "Retry-After"])
+            #expect(response.headers.contains { $0 == ("Retry-After", "2") })
+            #expect(text(response) == StorageUnavailableTests.body)
         }
     }
 

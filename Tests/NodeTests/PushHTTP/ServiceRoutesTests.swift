@@ -95,14 +95,15 @@ import Testing
         #expect(try errorOf(disabled).code == "platform.disabled")
     }
 
-    @Test func storeFailuresAreInternalWithoutDetails() throws {
+    @Test func storeFailuresAreStorageUnavailableWithoutDetails() throws {
         let fixture = try ServiceFixture()
         let seen = Box([String]())
         let routes = ServiceRoutes(service: fixture.service) { error in seen.mutate { $0.append("\(error)") } }
         fixture.store.close()
         let response = routes.handle(request("GET", "/v1/subscriptions"), caller: account(1).accountID)
-        #expect(response?.status == 500)
-        #expect(try errorOf(response) == ("internal", nil, "internal error"))
+        #expect(response?.status == 503)
+        #expect(response?.headers.contains { $0 == ("Retry-After", String(ErrorJSON.storageRetryAfter)) } == true)
+        #expect(try errorOf(response) == ("storage.unavailable", nil, "storage is unavailable; retry later"))
         #expect(seen.current == ["closed"])
     }
 }

@@ -49,7 +49,7 @@ import Testing
         let opened = Protected<Set<Platform>?>(nil)
         let closed = Protected(0)
         let dependencies = Node.Dependencies(
-            openBackend: { _, platforms, _, _ in
+            openBackend: { _, platforms, _, _, _ in
                 opened.withLock { $0 = platforms }
                 return NodeBackend(handler: { _, account in HTTPResponse(status: 200, body: Array(account.string.utf8)) },
                                    close: { closed.withLock { $0 += 1 } })
@@ -78,7 +78,7 @@ import Testing
     @Test func aStorageFailureStopsTheListenersAndNamesStorage() throws {
         let config = config(admin: false)
         struct Broken: Error, CustomStringConvertible { var description: String { "disk on fire" } }
-        let node = Node(config: config, dependencies: .init(openBackend: { _, _, _, _ in throw Broken() }, vapidPublicKey: { _ in "" }),
+        let node = Node(config: config, dependencies: .init(openBackend: { _, _, _, _, _ in throw Broken() }, vapidPublicKey: { _ in "" }),
                         log: .discard)
         #expect(throws: Node.StartError.self) { try node.start() }
         #expect(node.port == 0)
@@ -102,7 +102,7 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         let events = Protected<[String]>([])
         let dependencies = Node.Dependencies(
-            openBackend: { _, _, _, _ in
+            openBackend: { _, _, _, _, _ in
                 NodeBackend(handler: { _, _ in
                                 entered.signal()
                                 release.wait()

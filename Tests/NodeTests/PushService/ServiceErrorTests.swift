@@ -41,6 +41,25 @@ import Testing
         }
     }
 
+    /// Every store call's outcome reaches `storageHealth`: a failure starts a fault, the next
+    /// success (a refusal the store answered included) ends it, and `probeStorage` reads once.
+    @Test func storeOutcomesFeedTheStorageHealth() {
+        let store = SwitchableStore()
+        let service = PushService(store: store, configuration: .init(limits: Limits(maxSubscriptions: 1)))
+        let me = account(1)
+        let space = TestSpace(seed: 3)
+        #expect(service.probeStorage() && service.storageHealth.isAvailable)
+        store.failing.mutate { $0 = true }
+        #expect(throws: ServiceError.self) { _ = try service.listTokens(caller: me.accountID) }
+        #expect(!service.storageHealth.isAvailable && !service.probeStorage())
+        store.failing.mutate { $0 = false }
+        #expect(throws: ServiceError.self) {
+            _ = try service.subscribeAll(SubscribeRequest(topics: [space.topic("a"), space.topic("b")]), caller: me.accountID)
+        }
+        #expect(service.storageHealth.isAvailable)
+        #expect(service.storageHealth.failures == 2)
+    }
+
     @Test func protocolShapeRulesBecomeRefusalsWithTheirCodeAndField() {
         let refusal = ServiceError.Refusal(APIError.invalid("ttl", "ttl must be 1–2419200 seconds"))
         #expect(refusal == ServiceError.Refusal(code: .invalidField, message: "ttl must be 1–2419200 seconds", field: "ttl"))

@@ -137,14 +137,23 @@ struct PostgresStoreTests {
         let first = PostgresReplayCache(url: database.url, purgeInterval: .infinity)
         let second = PostgresReplayCache(url: database.url, purgeInterval: .infinity)
         defer { first.close(); second.close() }
-        #expect(first.insertIfAbsent(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1000))
-        #expect(!second.insertIfAbsent(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1100))
-        #expect(!first.insertIfAbsent(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1300))
-        #expect(second.insertIfAbsent(keyID: "k2", nonce: "n1", expiresAt: 1300, now: 1100))
+        #expect(first.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1000) == .fresh)
+        #expect(second.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1100) == .replayed)
+        #expect(first.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1300) == .replayed)
+        #expect(second.record(keyID: "k2", nonce: "n1", expiresAt: 1300, now: 1100) == .fresh)
         // After its window the pair may be used again (as the memory cache allows), and purged.
-        #expect(second.insertIfAbsent(keyID: "k", nonce: "n1", expiresAt: 1700, now: 1301))
+        #expect(second.record(keyID: "k", nonce: "n1", expiresAt: 1700, now: 1301) == .fresh)
         #expect(try first.purgeExpired(now: 1400) == 1)
         #expect(first.failures == 0 && second.failures == 0)
+    }
+
+    /// A database that cannot be reached is "could not check", never "seen" (which would be 401).
+    @Test func anUnreachableReplayWindowIsUnavailableNotReplayed() {
+        let cache = PostgresReplayCache(url: "postgres://postgres@127.0.0.1:1/none?connect_timeout=2", purgeInterval: .infinity)
+        defer { cache.close() }
+        #expect(cache.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1000) == .unavailable)
+        #expect(cache.record(keyID: "k", nonce: "n1", expiresAt: 1300, now: 1000) == .unavailable)
+        #expect(cache.failures == 2)
     }
 
     @Test func theFirstNodesKeyIsEveryNodesKey() throws {

@@ -38,3 +38,57 @@ final class FailingStore: PushStore {
     func statistics() -> StoreStatistics { StoreStatistics() }
     func close() {}
 }
+
+/// A `MemoryStore` that fails every call with `LeakyStoreError` while `failing` is set: a
+/// database that goes away and comes back.
+final class SwitchableStore: PushStore {
+    let failing = Box(false)
+    private let base = MemoryStore()
+
+    private func pass<T>(_ body: () throws -> T) throws -> T {
+        if failing.current { throw LeakyStoreError() }
+        return try body()
+    }
+
+    func saveRegistration(_ registration: Registration) throws -> Registration { try pass { try base.saveRegistration(registration) } }
+    func registrations(ofAccount account: String) throws -> [Registration] { try pass { try base.registrations(ofAccount: account) } }
+    func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
+        try pass { try base.deleteRegistrations(ofAccount: account, deviceId: deviceId) }
+    }
+    func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int {
+        try pass { try base.deleteRegistrations(ofAccount: account, platform: platform, token: token) }
+    }
+    func addSpace(_ spaceKey: String, account: String, at date: Date) throws { try pass { try base.addSpace(spaceKey, account: account, at: date) } }
+    func removeSpace(_ spaceKey: String, account: String) throws { try pass { try base.removeSpace(spaceKey, account: account) } }
+    func spaces(ofAccount account: String) throws -> Set<String> { try pass { try base.spaces(ofAccount: account) } }
+    func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
+        try pass { try base.replaceSubscriptions(ofAccount: account, with: topics, limit: limit) }
+    }
+    func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
+        try pass { try base.addSubscriptions(ofAccount: account, topics, limit: limit) }
+    }
+    func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
+        try pass { try base.removeSubscriptions(ofAccount: account, topics) }
+    }
+    func subscriptions(ofAccount account: String) throws -> [TopicRef] { try pass { try base.subscriptions(ofAccount: account) } }
+    func recipients(of topics: [TopicRef]) throws -> [Recipient] { try pass { try base.recipients(of: topics) } }
+    func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
+        try pass { try base.acceptedNotification(caller: caller, key: key, since: since) }
+    }
+    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
+                 duplicateSince: Date) throws -> EnqueueOutcome {
+        try pass { try base.enqueue(notification, deliveries: deliveries, caller: caller, key: key, duplicateSince: duplicateSince) }
+    }
+    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try pass { try base.claimDue(provider: provider, limit: limit, now: now) } }
+    func complete(_ entryIDs: [Int64]) throws { try pass { try base.complete(entryIDs) } }
+    func reschedule(_ entryID: Int64, at date: Date) throws { try pass { try base.reschedule(entryID, at: date) } }
+    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try pass { try base.renewClaims(entryIDs, now: now) } }
+    func onEnqueue(_ handler: @escaping @Sendable () -> Void) { base.onEnqueue(handler) }
+    func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
+        try pass { try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter) }
+    }
+    func outboxStatistics() throws -> [Provider: OutboxStatistics] { try pass { try base.outboxStatistics() } }
+    func purgeExpired(now: Date) throws -> PurgeCounts { try pass { try base.purgeExpired(now: now) } }
+    func statistics() -> StoreStatistics { base.statistics() }
+    func close() { base.close() }
+}
