@@ -95,6 +95,26 @@ import Testing
         #expect(session.openStreams == 0)
     }
 
+    /// A DRPC frame whose varint never ends (Go's drpc reader fails it at once): the stream is
+    /// reset as soon as the varint runs past 10 bytes, whether the bytes come in one yamux frame
+    /// or a few at a time, and other streams go on.
+    @Test(arguments: [1, 4, 33])
+    func anEndlessVarintResetsItsStreamAtOnce(chunk: Int) throws {
+        var session = YamuxSession(limits: .init(maxStreams: 64, maxMessageBytes: 4096))
+        let dispatch: (String, [UInt8]) -> DRPCReply = { _, _ in .message([]) }
+        _ = try Self.run(&session, WireVectors.hex("00 01 0001 00000001 00000000"), dispatch: dispatch)
+        let hostile = HandshakeFrame(kind: 3, payload: []).encoded() + [0x03] + [UInt8](repeating: 0xff, count: 32)
+        var input = WireVectors.hex("00 01 0001 00000005 00000000")
+        for start in stride(from: 0, to: hostile.count, by: chunk) {
+            let piece = Array(hostile[start..<min(start + chunk, hostile.count)])
+            input += YamuxHeader(kind: .data, flags: [], streamID: 5, length: UInt32(piece.count)).encoded() + piece
+        }
+        let (out, verdict) = try Self.run(&session, input, dispatch: dispatch)
+        #expect(verdict == .keepGoing)
+        #expect(out.suffix(12) == ArraySlice(WireVectors.hex("00 01 0008 00000005 00000000")), "RST on stream 5")
+        #expect(session.openStreams == 1, "stream 1 stays open")
+    }
+
     @Test func sessionErrorsAnswerGoAway() throws {
         var session = YamuxSession(limits: .init(maxStreams: 1))
         let dispatch: (String, [UInt8]) -> DRPCReply = { _, _ in .message([]) }
