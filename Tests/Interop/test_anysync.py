@@ -165,6 +165,25 @@ def test_a_malformed_frame_closes_only_that_session(node):
     good.close()
 
 
+def test_a_drpc_varint_that_never_ends_resets_its_stream_at_once(node):
+    """32 bytes of 0xff after the DRPC kind byte: a varint that never ends. Go's drpc reader fails
+    it at once; the door resets that stream within a second and the session goes on."""
+    s = node.session()
+    s.open_stream(1)
+    s.sock.settimeout(1.0)
+    hostile = b"\x03" + b"\xff" * 32
+    s.send_yamux(0, 0, 1, len(hostile), hostile)
+    while True:
+        kind, flags, sid, _, _ = s.read_yamux()  # a socket timeout here fails the test
+        if sid == 1 and flags & 8:
+            break
+    s.sock.settimeout(10)
+    s.stream = None
+    s.open_stream(3)
+    assert s.call("Subscriptions") == bytes.fromhex("0a00")
+    s.close()
+
+
 def test_pings_are_answered_and_shutdown_sends_goaway(pushnode_bin):
     n = DoorNode(pushnode_bin)
     try:
