@@ -17,11 +17,11 @@ enum CommandTable {
                     options: [config], run: runServe),
         CommandSpec(["check"], "validate config and credentials, print live platforms", options: [config], run: runCheck),
         CommandSpec(["send"], "one test push through the configured gateways; prints the answer", options: [
-            .value("platform", "P", "ios, android, huawei or webpush", required: true),
+            .value("platform", "P", "android, ios, apns, apns_voip or webpush", required: true),
             .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
             .value("p256dh", "B64URL", "Web Push subscriber public key"),
             .value("auth", "B64URL", "Web Push auth secret"),
-            .value("environment", "E", "APNs: production (default) or sandbox"),
+            .value("environment", "E", "APNs: production (default) or development"),
             .value("kind", "K", "message (default), silent or call"),
             .value("ttl", "SECONDS", "time to live, 1-2419200 (default 60)"),
             config,
@@ -121,11 +121,11 @@ enum CommandTable {
         CommandSpec(group: ["client", "token"], "the account's device tokens on the node", [
             CommandSpec(["client", "token", "set"], "register or replace a device's token: {\"registrationId\"}", options: node + [
                 .value("device", "ID", "the device id", required: true),
-                .value("platform", "P", "ios, android, huawei or webpush", required: true),
+                .value("platform", "P", "android, ios, apns, apns_voip or webpush", required: true),
                 .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
                 .value("p256dh", "B64URL", "Web Push subscriber public key"),
                 .value("auth", "B64URL", "Web Push auth secret"),
-                .value("environment", "E", "APNs environment"),
+                .value("environment", "E", "APNs: production (default) or development"),
                 .value("app-id", "A", "the app id"),
             ], run: ClientTokenCommands.set),
             CommandSpec(["client", "token", "revoke"], "revoke by --device, or by --token and --platform", options: node + [
