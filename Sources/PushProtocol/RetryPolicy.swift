@@ -67,8 +67,9 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 extension Duration {
-    /// The duration in seconds, as the `TimeInterval` that `Date` arithmetic takes.
-    public var timeInterval: TimeInterval {
+    /// The duration in seconds, as the `TimeInterval` that `Date` arithmetic takes (PushClient's
+    /// timers use it too; `package`, so the products add nothing to a user's `Duration`).
+    package var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

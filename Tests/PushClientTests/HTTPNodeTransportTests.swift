@@ -2,18 +2,10 @@ import Foundation
 import PushCrypto
 import PushProtocol
 import Testing
-@testable import PushAnySync
 @testable import PushClient
 @testable import PushConfig
-@testable import PushDelivery
-@testable import PushEngine
-@testable import PushHTTP
-@testable import PushMetrics
 @testable import PushNet
 @testable import PushNode
-@testable import PushService
-@testable import PushStore
-@testable import PushSupport
 
 /// The bound seams (`HTTPNodeTransport`, `PayloadKey`, `SpacePushKey`) against the real node
 /// running in-process on 127.0.0.1:0: every request is signed, parsed and checked by the node.

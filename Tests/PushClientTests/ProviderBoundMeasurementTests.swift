@@ -2,18 +2,9 @@ import Foundation
 import PushCrypto
 import PushProtocol
 import Testing
-@testable import PushAnySync
 @testable import PushClient
-@testable import PushConfig
 @testable import PushDelivery
-@testable import PushEngine
-@testable import PushHTTP
-@testable import PushMetrics
-@testable import PushNet
-@testable import PushNode
 @testable import PushService
-@testable import PushStore
-@testable import PushSupport
 
 /// Re-measures `ProviderPayloadLimit.everyProvider` with the node's own gateway builders, so the
 /// constant cannot drift from what the node actually sends: the largest sealed payload whose

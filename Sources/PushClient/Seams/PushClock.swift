@@ -14,11 +14,3 @@ public struct SystemPushClock: PushClock {
     public func now() -> Date { Date() }
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
-
-extension Duration {
-    /// Whole and fractional seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let (s, atto) = components
-        return TimeInterval(s) + TimeInterval(atto) / 1e18
-    }
-}

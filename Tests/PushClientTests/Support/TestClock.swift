@@ -1,6 +1,7 @@
 import Foundation
 import PushSupport
 @testable import PushClient
+import PushProtocol
 
 /// Virtual time for tests. `autoAdvance`: every sleep returns at once after moving the clock
 /// forward by its duration (a single worker's retries then run instantly, at exact virtual times).
