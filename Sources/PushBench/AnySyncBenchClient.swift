@@ -94,9 +94,11 @@ final class AnySyncBenchClient {
             Protobuf.appendBytes(1, t, to: &topics)
         }
         var message: [UInt8] = []
-        Protobuf.appendBytes(1, Array(request.message.keyId.utf8), to: &message)
-        Protobuf.appendBytes(2, request.message.payload, to: &message)
-        Protobuf.appendBytes(3, request.message.signature, to: &message)
+        if let sealed = request.message {
+            Protobuf.appendBytes(1, Array(sealed.keyId.utf8), to: &message)
+            Protobuf.appendBytes(2, sealed.payload, to: &message)
+            Protobuf.appendBytes(3, sealed.signature, to: &message)
+        }
         var out: [UInt8] = []
         Protobuf.appendBytes(1, topics, to: &out)
         Protobuf.appendBytes(2, message, to: &out)

@@ -35,9 +35,10 @@ final class PortableStore: PushStore {
     func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
         try base.acceptedNotification(caller: caller, key: key, since: since)
     }
-    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                 duplicateSince: Date) throws -> EnqueueOutcome {
-        try base.enqueue(notification, deliveries: deliveries, caller: caller, key: key, duplicateSince: duplicateSince)
+    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
+                 key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
+        try base.enqueue(notification, deliveries: deliveries, superseding: superseding, caller: caller, key: key,
+                         duplicateSince: duplicateSince)
     }
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try base.claimDue(provider: provider, limit: limit, now: now) }
     func complete(_ entryIDs: [Int64]) throws { try base.complete(entryIDs) }

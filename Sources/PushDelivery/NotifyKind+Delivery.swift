@@ -1,8 +1,8 @@
 import PushProtocol
 
 /// What a delivery is for is the Notify's kind (`message`: shown, high priority; `silent`: never
-/// shown, low priority; `call`: high priority, never delivered after its ring window). The kind
-/// picks priority, push type and the `x-any-type` data key.
+/// shown, low priority; `call`: high priority, never delivered after its ring window; `clear`:
+/// never shown, high priority). The kind picks priority, push type and the `x-any-type` data key.
 extension NotifyKind {
 
     /// The value of the `x-any-type` data key (PROTOCOL §5): the any apps know `normal`,
@@ -12,10 +12,13 @@ extension NotifyKind {
         case .message: return "normal"
         case .silent: return "silent"
         case .call: return "call"
+        case .clear: return "clear"
         }
     }
 
     /// Whether the provider should wake the device at once (FCM HIGH, APNs 10, `Urgency: high`).
+    /// A clear is urgent too (a ring must stop now), though APNs takes background pushes at
+    /// priority 5 only.
     package var isUrgent: Bool { self != .silent }
 
     /// Whether a pending push of this kind may be replaced by a newer one of the same group
@@ -23,6 +26,7 @@ extension NotifyKind {
     ///
     /// Only messages collapse: a silent "read" or a call ring that shared a message's collapse
     /// key would replace the message's still-undelivered notification, and a ring must not be
-    /// swallowed by a later message.
+    /// swallowed by a later message. A clear replaces in the node's outbox instead (`replaces`),
+    /// where it cannot take the place of a message the device should still show.
     package var collapses: Bool { self == .message }
 }

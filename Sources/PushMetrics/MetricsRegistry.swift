@@ -31,7 +31,14 @@ package final class MetricsRegistry: Sendable {
     /// registry renders.
     package func gauge(_ name: String, help: String, labels: [String],
                       sample: @escaping @Sendable () -> [([String], Double)]) {
-        _ = register(name) { SampledGaugeFamily(name: name, help: help, labelNames: labels, sample: sample) }
+        _ = register(name) { SampledFamily(name: name, help: help, type: "gauge", labelNames: labels, sample: sample) }
+    }
+
+    /// A labelled counter kept elsewhere (e.g. by the service, which does not know this registry),
+    /// read when the registry renders; the sample must never decrease.
+    package func counter(_ name: String, help: String, labels: [String],
+                        sample: @escaping @Sendable () -> [([String], Double)]) {
+        _ = register(name) { SampledFamily(name: name, help: help, type: "counter", labelNames: labels, sample: sample) }
     }
 
     package func histogram(_ name: String, help: String, labels: [String] = [],

@@ -2,16 +2,29 @@ import PushCrypto
 
 /// What a Notify asks for (PROTOCOL §4–§5); each kind has its default ttl.
 public enum NotifyKind: String, Sendable, Codable, CaseIterable, Hashable {
-    case message, silent, call
+    /// Shown to the user.
+    case message
+    /// Never shown: the app syncs in the background.
+    case silent
+    /// A ring, never delivered after its window.
+    case call
+    /// Never shown, urgent: withdraws what is still queued of the same group (a call that ended,
+    /// a chat read elsewhere) and tells the app to take down what it shows.
+    case clear
 
-    /// The ttl used when the request gives none: a day, an hour, a 45-second ring window.
+    /// The ttl used when the request gives none: a day, an hour, a 45-second ring window, a minute.
     public var defaultTTL: Int {
         switch self {
         case .message: return 86_400
         case .silent: return 3_600
         case .call: return 45
+        case .clear: return 60
         }
     }
+
+    /// Whether a Notify of this kind replaces the caller's undelivered pushes of its group when the
+    /// request does not say (`replaces` absent): only a clear does.
+    public var replacesByDefault: Bool { self == .clear }
 }
 
 /// The sealed message of a Notify; the node never opens it.
@@ -70,47 +83,60 @@ public struct NotifyMessage: Sendable, Equatable, Codable {
 /// `POST /v1/notify` (PROTOCOL §4).
 public struct NotifyRequest: Sendable, Equatable, Codable {
     public var topics: [Topic]
-    public var message: NotifyMessage
+    /// The sealed message; absent makes the Notify a content-free wake (PROTOCOL §4.1).
+    public var message: NotifyMessage?
     /// The collapse key, 1–64 printable ASCII.
     public var groupId: String?
     /// Absent means `message`.
     public var kind: NotifyKind?
     /// Seconds, 1–2,419,200; absent means the kind's default.
     public var ttl: Int?
+    /// Whether the caller's undelivered pushes of `groupId` to the same devices are withdrawn;
+    /// absent means the kind's default (only `clear` replaces).
+    public var replaces: Bool?
 
-    public init(topics: [Topic], message: NotifyMessage, groupId: String? = nil, kind: NotifyKind? = nil, ttl: Int? = nil) {
+    public init(topics: [Topic], message: NotifyMessage?, groupId: String? = nil, kind: NotifyKind? = nil, ttl: Int? = nil,
+                replaces: Bool? = nil) {
         self.topics = topics
         self.message = message
         self.groupId = groupId
         self.kind = kind
         self.ttl = ttl
+        self.replaces = replaces
     }
 
-    enum CodingKeys: String, CodingKey { case topics, message, groupId, kind, ttl }
+    enum CodingKeys: String, CodingKey { case topics, message, groupId, kind, ttl, replaces }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         topics = try c.decode([Topic].self, forKey: .topics)
-        message = try c.decode(NotifyMessage.self, forKey: .message)
+        message = try c.decodeIfPresent(NotifyMessage.self, forKey: .message)
         groupId = try c.decodeIfPresent(String.self, forKey: .groupId)
         kind = try c.decodeIfPresent(NotifyKind.self, forKey: .kind)
         ttl = try c.decodeIntegerIfPresent(forKey: .ttl)
+        replaces = try c.decodeIfPresent(Bool.self, forKey: .replaces)
     }
 
     /// The kind, `message` by default.
     public var effectiveKind: NotifyKind { kind ?? .message }
     /// The ttl, the kind's default when absent.
     public var effectiveTTL: Int { ttl ?? effectiveKind.defaultTTL }
+    /// Whether the Notify replaces, the kind's default when absent.
+    public var effectiveReplaces: Bool { replaces ?? effectiveKind.replacesByDefault }
 
     /// Every shape rule that needs no configuration; the first failure is thrown with its path.
     public func validateShape() throws(APIError) {
         guard !topics.isEmpty else { throw APIError.invalid("topics", "topics must not be empty") }
         try NotifyShape.validate(topics: topics, groupId: groupId, ttl: ttl)
-        try message.validateShape()
+        try NotifyShape.validate(replaces: effectiveReplaces, groupId: groupId)
+        try message?.validateShape()
     }
 
-    /// The idempotency key: the message signature.
-    public var idempotencyKey: IdempotencyKey { .message(signature: message.signature) }
+    /// The idempotency key: the message signature. A content-free wake has none, so it is never
+    /// a duplicate: it carries no nonce that would tell a retry from the next wake of the same
+    /// topics, and dropping a wake would lose a message while a repeated one only wakes the app
+    /// twice (the providers fold pushes of one `groupId`).
+    public var idempotencyKey: IdempotencyKey? { message.map { .message(signature: $0.signature) } }
 }
 
 /// `POST /v1/notify/silent`: wakes the caller's other devices (PROTOCOL §4).
@@ -121,16 +147,21 @@ public struct NotifySilentRequest: Sendable, Equatable, Codable {
     public var ttl: Int?
     /// The sending device, which is skipped.
     public var deviceId: String?
+    /// Whether the caller's undelivered pushes of `groupId` to the same devices are withdrawn
+    /// (a read on one device replacing the older read push of the same chat).
+    public var replaces: Bool?
 
-    public init(topics: [Topic], message: NotifyMessage? = nil, groupId: String? = nil, ttl: Int? = nil, deviceId: String? = nil) {
+    public init(topics: [Topic], message: NotifyMessage? = nil, groupId: String? = nil, ttl: Int? = nil, deviceId: String? = nil,
+                replaces: Bool? = nil) {
         self.topics = topics
         self.message = message
         self.groupId = groupId
         self.ttl = ttl
         self.deviceId = deviceId
+        self.replaces = replaces
     }
 
-    enum CodingKeys: String, CodingKey { case topics, message, groupId, ttl, deviceId }
+    enum CodingKeys: String, CodingKey { case topics, message, groupId, ttl, deviceId, replaces }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -139,6 +170,7 @@ public struct NotifySilentRequest: Sendable, Equatable, Codable {
         groupId = try c.decodeIfPresent(String.self, forKey: .groupId)
         ttl = try c.decodeIntegerIfPresent(forKey: .ttl)
         deviceId = try c.decodeIfPresent(String.self, forKey: .deviceId)
+        replaces = try c.decodeIfPresent(Bool.self, forKey: .replaces)
     }
 
     /// The ttl, the `silent` default when absent.
@@ -146,6 +178,7 @@ public struct NotifySilentRequest: Sendable, Equatable, Codable {
 
     public func validateShape() throws(APIError) {
         try NotifyShape.validate(topics: topics, groupId: groupId, ttl: ttl)
+        try NotifyShape.validate(replaces: replaces == true, groupId: groupId)
         try message?.validateShape()
     }
 
@@ -156,13 +189,27 @@ public struct NotifySilentRequest: Sendable, Equatable, Codable {
     }
 }
 
-/// `{"id", "duplicate"}`.
+/// `{"id", "duplicate", "queued"}`.
 public struct NotifyResponse: Sendable, Equatable, Codable {
     public var id: String
     public var duplicate: Bool
-    public init(id: String, duplicate: Bool) {
+    /// The deliveries this request queued: 0 when nobody holds a listed topic, and for a duplicate.
+    public var queued: Int
+
+    public init(id: String, duplicate: Bool, queued: Int = 0) {
         self.id = id
         self.duplicate = duplicate
+        self.queued = queued
+    }
+
+    enum CodingKeys: String, CodingKey { case id, duplicate, queued }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        duplicate = try c.decode(Bool.self, forKey: .duplicate)
+        // A first-wave node does not send it.
+        queued = try c.decodeIfPresent(Int.self, forKey: .queued) ?? 0
     }
 }
 
@@ -176,5 +223,12 @@ enum NotifyShape {
         if let ttl, !TopicRules.isValidTTL(ttl) {
             throw APIError.invalid("ttl", "ttl must be 1–\(TopicRules.maxTTL) seconds")
         }
+    }
+
+    /// A replacing Notify (`replaces`, or kind `clear` by default) names the group it replaces.
+    static func validate(replaces: Bool, groupId: String?) throws(APIError) {
+        guard replaces, groupId == nil else { return }
+        throw APIError(status: 400, code: .missingField, message: "groupId is required to replace (replaces, or kind clear)",
+                       field: "groupId")
     }
 }

@@ -9,11 +9,11 @@ extension PushService {
     package func notify(_ request: NotifyRequest, caller: AccountID) throws(ServiceError) -> NotifyResponse {
         try shaped(request.validateShape())
         try checkTopicCount(request.topics.count)
-        try checkMessage(request.message, caller: caller)
+        if let message = request.message { try checkMessage(message, caller: caller) }
         try verifySignatures(of: request.topics.enumerated().map { ($0.offset, $0.element) })
         let refs = try permittedTopics(request.topics.map(\.ref), caller: caller)
         let fanOut = FanOut(kind: request.effectiveKind, enabledPlatforms: configuration.enabledPlatforms,
-                            excludedAccount: caller.string)
+                            excludedAccount: caller.string, replacesGroup: request.effectiveReplaces ? request.groupId : nil)
         return try enqueue(fanOut, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
                            key: request.idempotencyKey, caller: caller, topics: refs)
     }
@@ -29,7 +29,8 @@ extension PushService {
         try verifySignatures(of: own.map { ($0.offset, $0.element) })
         let refs = try permittedTopics(own.map(\.element.ref), caller: caller)
         let fanOut = FanOut(kind: .silent, enabledPlatforms: configuration.enabledPlatforms,
-                            excludedDevice: request.deviceId.map { (caller.string, $0) })
+                            excludedDevice: request.deviceId.map { (caller.string, $0) },
+                            replacesGroup: request.replaces == true ? request.groupId : nil)
         return try enqueue(fanOut, ttl: request.effectiveTTL, message: request.message, groupId: request.groupId,
                            key: request.idempotencyKey, caller: caller, topics: refs)
     }
@@ -66,32 +67,33 @@ extension PushService {
     }
 
     /// The duplicate check, fan-out and the one-transaction write shared by both Notify forms.
-    private func enqueue(_ fanOut: FanOut, ttl: Int, message: NotifyMessage?, groupId: String?, key: IdempotencyKey,
+    private func enqueue(_ fanOut: FanOut, ttl: Int, message: NotifyMessage?, groupId: String?, key: IdempotencyKey?,
                          caller: AccountID, topics: [TopicRef]) throws(ServiceError) -> NotifyResponse {
         let now = clock()
         let windowStart = now.addingTimeInterval(-Self.idempotencyWindow)
         // Fast path: a retry is answered without a write. The write checks again.
-        if let first = try stored({ try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) }) {
+        if let key, let first = try stored({ try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) }) {
             count { $0.notificationsDuplicate += 1 }
             return NotifyResponse(id: first, duplicate: true)
         }
         let record = NotificationRecord(
             id: Self.newNotificationID(), kind: fanOut.kind, keyId: message?.keyId, payload: message?.payload,
             signature: message?.signature, groupId: groupId, createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-        let (outcome, queued) = try stored {
+        let result = try stored {
             try store.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key, duplicateSince: windowStart)
         }
-        switch outcome {
+        switch result.outcome {
         case .accepted(let id):
             count {
                 $0.notificationsAccepted += 1
-                $0.deliveriesQueued += queued
+                $0.deliveriesQueued += result.queued
+                $0.deliveriesSuperseded += result.superseded
             }
-            if queued > 0, let wake = configuration.deliveriesQueued {
+            if result.queued > 0, let wake = configuration.deliveriesQueued {
                 // The providers that may have work (the store counts rows, not providers).
                 wake(Set(fanOut.enabledPlatforms.map(\.provider)))
             }
-            return NotifyResponse(id: id, duplicate: false)
+            return NotifyResponse(id: id, duplicate: false, queued: result.queued)
         case .duplicate(let first):
             count { $0.notificationsDuplicate += 1 }
             return NotifyResponse(id: first, duplicate: true)

@@ -10,6 +10,8 @@ extension PushService {
         package var notificationsDuplicate = 0
         /// Outbox rows written by accepted requests.
         package var deliveriesQueued = 0
+        /// Earlier deliveries withdrawn by a replacing Notify (`replaces`, kind `clear`).
+        package var deliveriesSuperseded = 0
         /// Topic signatures answered from the cache / verified.
         package var topicSignatureCacheHits = 0
         package var topicSignatureCacheMisses = 0

@@ -2,7 +2,7 @@ import PushProtocol
 
 /// Which registrations of the recipients receive a notification of a kind (PROTOCOL §4 call routing).
 ///
-/// - `apns_voip` receives calls only.
+/// - `apns_voip` receives calls only (a VoIP push must report a call, so not even a clear).
 /// - A call reaches a device that has an `apns_voip` registration there only (its `apns`/`ios`
 ///   tokens are skipped); every other device gets it on each of its registrations (the gateways
 ///   show it as a high-priority data push, or as an alert on iOS).
@@ -11,7 +11,7 @@ enum DeliveryRouting {
     static func deliveries(of kind: NotifyKind, to recipients: [Recipient]) -> [Delivery] {
         let chosen: [Recipient]
         switch kind {
-        case .message, .silent:
+        case .message, .silent, .clear:
             chosen = recipients.filter { $0.platform != .apnsVoip }
         case .call:
             let ringingDevices = Set(recipients.filter { $0.platform == .apnsVoip }.map(DeviceKey.init))

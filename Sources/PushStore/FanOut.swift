@@ -11,19 +11,22 @@ package struct FanOut: Sendable, Equatable {
     package var excludedAccount: String?
     /// This one device is skipped (`/v1/notify/silent`: the sending device of the caller).
     package var excludedDevice: (account: String, deviceId: String)?
+    /// `replaces`: the caller's undelivered pushes of this group to the devices reached are withdrawn.
+    package var replacesGroup: String?
 
     package init(kind: NotifyKind, enabledPlatforms: Set<Platform>, excludedAccount: String? = nil,
-                excludedDevice: (account: String, deviceId: String)? = nil) {
+                excludedDevice: (account: String, deviceId: String)? = nil, replacesGroup: String? = nil) {
         self.kind = kind
         self.enabledPlatforms = enabledPlatforms
         self.excludedAccount = excludedAccount
         self.excludedDevice = excludedDevice
+        self.replacesGroup = replacesGroup
     }
 
     package static func == (lhs: FanOut, rhs: FanOut) -> Bool {
         lhs.kind == rhs.kind && lhs.enabledPlatforms == rhs.enabledPlatforms && lhs.excludedAccount == rhs.excludedAccount
             && lhs.excludedDevice?.account == rhs.excludedDevice?.account
-            && lhs.excludedDevice?.deviceId == rhs.excludedDevice?.deviceId
+            && lhs.excludedDevice?.deviceId == rhs.excludedDevice?.deviceId && lhs.replacesGroup == rhs.replacesGroup
     }
 
     /// Whether a subscriber's registration is a recipient at all (before call routing).
@@ -39,6 +42,16 @@ package struct FanOut: Sendable, Equatable {
     package func deliveries(to recipients: [Recipient]) -> [Delivery] {
         DeliveryRouting.deliveries(of: kind, to: recipients.filter(admits))
     }
+
+    /// What the Notify withdraws (`replaces`): the caller's earlier pushes of the group to every
+    /// device the Notify reaches — each device with an admitted registration, before call
+    /// routing, so a clear sent to a phone's alert token also withdraws the ring queued for its
+    /// VoIP token.
+    package func supersession(of recipients: [Recipient]) -> Supersession? {
+        guard let replacesGroup else { return nil }
+        let devices = recipients.filter(admits).map { DeviceRef(account: $0.account, deviceId: $0.deviceId) }
+        return Supersession(groupId: replacesGroup, devices: Set(devices))
+    }
 }
 
 extension PushStore {
@@ -46,10 +59,16 @@ extension PushStore {
     /// chosen in Swift, then one `enqueue` transaction. Stores that can resolve recipients inside
     /// their write transaction (SQLite) override it.
     package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
-                        caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int) {
-        let deliveries = topics.isEmpty ? [] : fanOut.deliveries(to: try recipients(of: topics))
-        let outcome = try enqueue(notification, deliveries: deliveries, caller: caller, key: key, duplicateSince: duplicateSince)
-        if case .duplicate = outcome { return (outcome, 0) }
-        return (outcome, deliveries.count)
+                        caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
+        let recipients = topics.isEmpty ? [] : try recipients(of: topics)
+        return try enqueue(notification, deliveries: fanOut.deliveries(to: recipients), superseding: fanOut.supersession(of: recipients),
+                           caller: caller, key: key, duplicateSince: duplicateSince)
+    }
+
+    /// `enqueue` of fixed deliveries with a key and nothing to supersede (benchmarks and tests).
+    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
+                         duplicateSince: Date) throws -> EnqueueOutcome {
+        try enqueue(notification, deliveries: deliveries, superseding: nil, caller: caller, key: key,
+                    duplicateSince: duplicateSince).outcome
     }
 }

@@ -50,16 +50,18 @@ package protocol PushStore: AnyObject, Sendable {
     /// The id of the notification `caller` had accepted under `key` at or after `since`, if any.
     func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String?
     /// In one transaction: unless `caller` had a notification accepted under `key` at or after
-    /// `duplicateSince` (then `.duplicate` and nothing is written), records the key, stores the
-    /// notification once and one outbox row per delivery.
-    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                 duplicateSince: Date) throws -> EnqueueOutcome
-    /// The same, with the deliveries resolved by the store: every registration of every account
-    /// subscribed to any of `topics` that `fanOut` admits, with its call routing. Returns the
-    /// outcome and how many deliveries were queued. A default implementation (recipients, then
-    /// `enqueue`) is in an extension; a store may do it inside its write transaction instead.
+    /// `duplicateSince` (then `.duplicate` and nothing is written), records the key, withdraws what
+    /// `superseding` names, stores the notification once and one outbox row per delivery. Without
+    /// a key (a content-free wake) nothing is a duplicate and no key is recorded.
+    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
+                 key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult
+    /// The same, with the deliveries (and, when `fanOut.replacesGroup` is set, the devices whose
+    /// earlier deliveries are withdrawn) resolved by the store: every registration of every account
+    /// subscribed to any of `topics` that `fanOut` admits, with its call routing. A default
+    /// implementation (recipients, then `enqueue`) is in an extension; a store may do it inside its
+    /// write transaction instead.
     func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
-                 caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int)
+                 caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult
 
     // MARK: Outbox (the delivery engine)
 

@@ -92,3 +92,42 @@ package enum EnqueueOutcome: Sendable, Equatable {
     /// Already accepted within the window: the first notification's id; nothing was written.
     case duplicate(String)
 }
+
+/// One device of one account: what call routing and `replaces` work on (PROTOCOL §4.1).
+package struct DeviceRef: Sendable, Hashable {
+    package var account: String
+    package var deviceId: String
+
+    package init(account: String, deviceId: String) {
+        self.account = account
+        self.deviceId = deviceId
+    }
+}
+
+/// What a Notify with `replaces` withdraws in the transaction that accepts it: the caller's
+/// deliveries of earlier notifications with `groupId` to any registration of `devices` that are
+/// still in the outbox — queued, waiting for a retry, or claimed (a claimed one whose send has
+/// begun finishes that once, but is never tried again).
+package struct Supersession: Sendable, Equatable {
+    package var groupId: String
+    package var devices: Set<DeviceRef>
+
+    package init(groupId: String, devices: Set<DeviceRef>) {
+        self.groupId = groupId
+        self.devices = devices
+    }
+}
+
+/// The answer of `PushStore.enqueue`: the outcome, how many deliveries were queued, and how many
+/// earlier ones the Notify withdrew (`replaces`). Both counts are 0 for a duplicate.
+package struct EnqueueResult: Sendable, Equatable {
+    package var outcome: EnqueueOutcome
+    package var queued: Int
+    package var superseded: Int
+
+    package init(_ outcome: EnqueueOutcome, queued: Int = 0, superseded: Int = 0) {
+        self.outcome = outcome
+        self.queued = queued
+        self.superseded = superseded
+    }
+}

@@ -16,7 +16,7 @@ func runSend(_ args: Arguments) throws {
     let token = try args.required("token")
     var kind = NotifyKind.message
     if let name = args.options["kind"] {
-        guard let parsed = NotifyKind(rawValue: name) else { throw CLIError("--kind must be message, silent or call") }
+        guard let parsed = NotifyKind(rawValue: name) else { throw CLIError("--kind must be one of \(NotifyKind.allCases.map(\.rawValue).joined(separator: ", "))") }
         kind = parsed
     }
     var ttl = 60

@@ -70,6 +70,33 @@ import Testing
         m.signature = []
         #expect(error(NotifyRequest(topics: [good], message: m))?.field == "message.signature")
     }
+
+    @Test func aWakeHasNoMessageAndIsNeverADuplicate() throws {
+        let key = try SpaceKey(publicKey: Array(1...32))
+        let good = Topic(spaceKey: key, topic: "chats", signature: [UInt8](repeating: 1, count: 64))
+        let wake = NotifyRequest(topics: [good], message: nil, groupId: "g")
+        try wake.validateShape()
+        #expect(wake.idempotencyKey == nil)
+        #expect(wake.effectiveKind == .message && !wake.effectiveReplaces)
+    }
+
+    /// `replaces` names a group: explicitly, or through kind `clear`, which replaces unless told not to.
+    @Test func replacingNeedsAGroupId() throws {
+        let key = try SpaceKey(publicKey: Array(1...32))
+        let good = Topic(spaceKey: key, topic: "chats", signature: [UInt8](repeating: 1, count: 64))
+        func error(_ r: NotifyRequest) -> APIError? {
+            do { try r.validateShape(); return nil } catch { return error }
+        }
+        let clear = NotifyRequest(topics: [good], message: nil, kind: .clear)
+        #expect(clear.effectiveReplaces && clear.effectiveTTL == 60)
+        #expect(error(clear).map { [$0.code.rawValue, $0.field ?? ""] } == ["request.missing_field", "groupId"])
+        #expect(error(NotifyRequest(topics: [good], message: nil, replaces: true))?.field == "groupId")
+        #expect(error(NotifyRequest(topics: [good], message: nil, kind: .clear, replaces: false)) == nil)
+        #expect(error(NotifyRequest(topics: [good], message: nil, groupId: "call-1", kind: .clear)) == nil)
+        let silent = NotifySilentRequest(topics: [], replaces: true)
+        #expect((try? silent.validateShape()) == nil)
+        try NotifySilentRequest(topics: [], groupId: "chat", replaces: true).validateShape()
+    }
 }
 
 @Suite struct IdentifierTests {

@@ -58,7 +58,8 @@ private let sig64 = Base64.encode([UInt8](repeating: 9, count: 64))
 
     static let notifyCases: [FieldCase] = [
         .init(json: #"{"message":{"keyId":"k","payload":"AAAA","signature":"AAAA"}}"#, code: .missingField, field: "topics"),
-        .init(json: #"{"topics":[]}"#, code: .missingField, field: "message"),
+        .init(json: #"{"topics":[],"replaces":"yes"}"#, code: .invalidField, field: "replaces"),
+        .init(json: #"{"topics":[],"kind":"clear","replaces":1}"#, code: .invalidField, field: "replaces"),
         .init(json: #"{"topics":{},"message":{}}"#, code: .invalidField, field: "topics"),
         .init(json: #"{"topics":[{"spaceKey":"\#(keyA)","topic":"chats"}],"message":{}}"#, code: .missingField, field: "topics[0].signature"),
         .init(json: #"{"topics":[{"spaceKey":"\#(keyA)","topic":"a","signature":"\#(sig64)"},{"spaceKey":"\#(keyA)","topic":"b","signature":"\#(sig64)"},{"spaceKey":"\#(keyA)","topic":"c","signature":5}],"message":{}}"#, code: .invalidField, field: "topics[2].signature"),

@@ -14,7 +14,9 @@ struct APNsPushStyle {
             return
         }
         switch job.kind {
-        case .silent:
+        case .silent, .clear:
+            // A clear goes to the alert token as a background push, never over VoIP (a VoIP push
+            // must report a call), and APNs refuses background pushes at a priority other than 5.
             pushType = "background"
             priority = 5
             aps = .object([("content-available", .int(1))])
@@ -24,8 +26,11 @@ struct APNsPushStyle {
             priority = 10
             var members: [(String, JSONValue)] = [
                 ("alert", .object([("title", .string(defaultAlert.title)), ("body", .string(defaultAlert.body))])),
-                ("mutable-content", .int(1)),
             ]
+            // A content-free wake: iOS throttles pure background pushes, so it is a minimal alert
+            // that also wakes the app to fetch.
+            if job.message == nil { members.append(("content-available", .int(1))) }
+            members.append(("mutable-content", .int(1)))
             if let group = job.groupId, !group.isEmpty { members.append(("thread-id", .string(group))) }
             aps = .object(members)
         }

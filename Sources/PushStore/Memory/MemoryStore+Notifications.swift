@@ -6,32 +6,35 @@ extension MemoryStore {
         try read { $0.accepted(caller: caller, key: key, since: since.unixMilliseconds) }
     }
 
-    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                         duplicateSince: Date) throws -> EnqueueOutcome {
-        let outcome = try write { tables -> EnqueueOutcome in
-            if let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
-                return .duplicate(first)
+    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
+                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
+        let result = try write { tables -> EnqueueResult in
+            if let key, let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
+                return EnqueueResult(.duplicate(first))
             }
+            let superseded = superseding.map { tables.supersede($0, caller: caller) } ?? 0
             tables.accept(notification, deliveries: deliveries, caller: caller, key: key)
-            return .accepted(notification.id)
+            return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }
-        if case .accepted = outcome, !deliveries.isEmpty { hooks.fire() }
-        return outcome
+        if result.queued > 0 { hooks.fire() }
+        return result
     }
 
     /// The portable rule (`FanOut.deliveries(to:)` over the recipients) applied inside the write, so
     /// the recipients and the rows queued for them are one snapshot, as in SQLite's `INSERT … SELECT`.
     package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
-                         caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int) {
-        let result = try write { tables -> (EnqueueOutcome, deliveries: Int) in
-            if let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
-                return (.duplicate(first), 0)
+                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
+        let result = try write { tables -> EnqueueResult in
+            if let key, let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
+                return EnqueueResult(.duplicate(first))
             }
-            let deliveries = fanOut.deliveries(to: tables.recipients(of: topics))
+            let recipients = tables.recipients(of: topics)
+            let superseded = fanOut.supersession(of: recipients).map { tables.supersede($0, caller: caller) } ?? 0
+            let deliveries = fanOut.deliveries(to: recipients)
             tables.accept(notification, deliveries: deliveries, caller: caller, key: key)
-            return (.accepted(notification.id), deliveries.count)
+            return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }
-        if case .accepted = result.0, result.deliveries > 0 { hooks.fire() }
+        if result.queued > 0 { hooks.fire() }
         return result
     }
 

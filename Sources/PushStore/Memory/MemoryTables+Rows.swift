@@ -19,6 +19,8 @@ extension MemoryTables {
     /// A notification stored once for all its deliveries, deleted with its last outbox row.
     struct StoredNotification {
         var record: NotificationRecord
+        /// The account that sent it, for `replaces`.
+        let caller: String
         /// Outbox rows still referring to it.
         var pending: Int
     }

@@ -84,24 +84,39 @@ struct MemoryTables {
 
     /// Records the key (replacing a record older than the window, which may linger until a purge),
     /// then stores the notification once and a due row per delivery, unless there are none.
-    mutating func accept(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey) {
+    mutating func accept(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey?) {
         let created = notification.createdAt.unixMilliseconds
         let expires = notification.expiresAt.unixMilliseconds
-        idempotency[IdempotencySlot(caller: caller, key: key.bytes)] =
-            IdempotencyRecord(notificationId: notification.id, createdAt: created)
+        if let key {
+            idempotency[IdempotencySlot(caller: caller, key: key.bytes)] =
+                IdempotencyRecord(notificationId: notification.id, createdAt: created)
+        }
         guard !deliveries.isEmpty else { return }
         var record = notification
         record.createdAt = Date(unixMilliseconds: created)
         record.expiresAt = Date(unixMilliseconds: expires)
         lastNotificationSeq += 1
         let seq = lastNotificationSeq
-        notifications[seq] = StoredNotification(record: record, pending: deliveries.count)
+        notifications[seq] = StoredNotification(record: record, caller: caller, pending: deliveries.count)
         for delivery in deliveries {
             lastOutboxID += 1
             outbox[delivery.provider, default: [:]][lastOutboxID] = OutboxRow(
                 id: lastOutboxID, notification: seq, registrationId: delivery.registrationId,
                 nextAttemptAt: created, createdAt: created, expiresAt: expires)
         }
+    }
+
+    /// Withdraws the caller's rows of the group to the supersession's devices (claimed ones too);
+    /// returns how many went. Rows whose registration is gone are left to the claim.
+    mutating func supersede(_ supersession: Supersession, caller: String) -> Int {
+        let seqs = Set(notifications.filter { $0.value.caller == caller && $0.value.record.groupId == supersession.groupId }.keys)
+        guard !seqs.isEmpty else { return 0 }
+        let withdrawn = outbox.values.flatMap(\.values).filter { row in
+            guard seqs.contains(row.notification), let registration = registrations[row.registrationId] else { return false }
+            return supersession.devices.contains(DeviceRef(account: registration.account, deviceId: registration.deviceId))
+        }
+        for row in withdrawn { deleteEntry(row.id) }
+        return withdrawn.count
     }
 
     /// The outbox row `id`, with its provider.

@@ -7,7 +7,7 @@
 /// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
 /// conversions and the semantics of every comparison.
 enum PostgresMigrations {
-    static let all: [String] = [version1]
+    static let all: [String] = [version1, version2]
 
     static var latestVersion: Int { all.count }
 
@@ -126,5 +126,13 @@ enum PostgresMigrations {
             value      text NOT NULL,
             created_at bigint NOT NULL
         );
+        """
+
+    /// `replaces` (PROTOCOL §4.1): a notification remembers its caller, and the caller's pending
+    /// notifications of a group and their outbox rows are found by index.
+    static let version2 = """
+        ALTER TABLE notifications ADD COLUMN caller text;
+        CREATE INDEX notifications_by_group ON notifications (caller, group_id) WHERE group_id IS NOT NULL;
+        CREATE INDEX outbox_by_notification ON outbox (notification);
         """
 }

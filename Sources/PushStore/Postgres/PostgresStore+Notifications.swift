@@ -8,37 +8,27 @@ extension PostgresStore {
         }
     }
 
-    /// One transaction of four round trips whatever the fan-out: the idempotency upsert, the
-    /// notification, every outbox row in one `INSERT … SELECT FROM unnest`, and the `NOTIFY`.
-    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                        duplicateSince: Date) throws -> EnqueueOutcome {
+    /// One transaction of four round trips whatever the fan-out (five with `replaces`): the
+    /// idempotency upsert, the notification, every outbox row in one `INSERT … SELECT FROM unnest`,
+    /// and the `NOTIFY`.
+    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
+                        caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let created = notification.createdAt.unixMilliseconds
         let expires = notification.expiresAt.unixMilliseconds
-        let outcome = try write { db -> EnqueueOutcome in
-            // Claims the key unless a record within the window holds it; a concurrent request with the
-            // same key (on any node) waits on the row lock and then sees the winner's record.
-            let claimed = try db.query("""
-                INSERT INTO idempotency (caller, key, notification_id, created_at) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (caller, key) DO UPDATE
-                    SET notification_id = EXCLUDED.notification_id, created_at = EXCLUDED.created_at
-                    WHERE idempotency.created_at < $5
-                RETURNING 1
-                """, [.text(caller), .bytes(key.bytes), .text(notification.id), .integer(created),
-                      .integer(duplicateSince.unixMilliseconds)])
-            if claimed.rowCount == 0 {
-                guard let first = try Self.accepted(caller: caller, key: key, since: duplicateSince, db: db) else {
-                    throw StoreError.corruptRecord("idempotency record vanished")
-                }
-                return .duplicate(first)
+        let result = try write { db -> EnqueueResult in
+            if let key, let first = try Self.claimKey(key, caller: caller, notification: notification.id, at: created,
+                                                      since: duplicateSince, db: db) {
+                return EnqueueResult(.duplicate(first))
             }
-            guard !deliveries.isEmpty else { return .accepted(notification.id) }
+            let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
+            guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
             let seq = try db.query("""
-                INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
+                INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq
                 """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
                       .optionalBytes(notification.payload), .optionalBytes(notification.signature),
                       .optionalText(notification.groupId), .integer(created), .integer(expires),
-                      .int(deliveries.count)]).row(0).int64(0)
+                      .int(deliveries.count), .text(caller)]).row(0).int64(0)
             try db.run("""
                 INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
                 SELECT $1, registration, provider, $2, $2, $3 FROM unnest($4::text[], $5::text[]) AS t(registration, provider)
@@ -46,10 +36,50 @@ extension PostgresStore {
                       .textArray(deliveries.map(\.registrationId)), .textArray(deliveries.map(\.provider.rawValue))])
             // Delivered to listeners at COMMIT, never before.
             try db.query("SELECT pg_notify($1, '')", [.text(Self.outboxChannel)])
-            return .accepted(notification.id)
+            return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }
-        if case .accepted = outcome, !deliveries.isEmpty, !configuration.listens { hooks.fire() }
-        return outcome
+        if result.queued > 0, !configuration.listens { hooks.fire() }
+        return result
+    }
+
+    /// Claims the key unless a record within the window holds it: nil when claimed, else the first
+    /// notification's id. A concurrent request with the same key (on any node) waits on the row lock
+    /// and then sees the winner's record.
+    private static func claimKey(_ key: IdempotencyKey, caller: String, notification: String, at created: Int64,
+                                 since: Date, db: PGConnection) throws -> String? {
+        let claimed = try db.query("""
+            INSERT INTO idempotency (caller, key, notification_id, created_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (caller, key) DO UPDATE
+                SET notification_id = EXCLUDED.notification_id, created_at = EXCLUDED.created_at
+                WHERE idempotency.created_at < $5
+            RETURNING 1
+            """, [.text(caller), .bytes(key.bytes), .text(notification), .integer(created), .integer(since.unixMilliseconds)])
+        guard claimed.rowCount == 0 else { return nil }
+        guard let first = try accepted(caller: caller, key: key, since: since, db: db) else {
+            throw StoreError.corruptRecord("idempotency record vanished")
+        }
+        return first
+    }
+
+    /// Withdraws what `supersession` names inside the caller's transaction (claimed rows too: a
+    /// claiming node's later reschedule then finds nothing, so the push is never tried again);
+    /// returns how many rows went. Rows whose registration is gone are left to `claimDue`. Locks
+    /// are taken in id order, so two replacing Notifies of one group cannot deadlock.
+    private static func supersede(_ supersession: Supersession, caller: String, db: PGConnection) throws -> Int {
+        guard !supersession.devices.isEmpty else { return 0 }
+        let rows = try db.query("""
+            SELECT o.id, r.account, r.device_id
+            FROM notifications n
+            JOIN outbox o ON o.notification = n.seq
+            JOIN registrations r ON r.id = o.registration
+            WHERE n.caller = $1 AND n.group_id = $2
+            ORDER BY o.id
+            FOR UPDATE OF o
+            """, [.text(caller), .text(supersession.groupId)]).rows
+        let ids = rows.filter { supersession.devices.contains(DeviceRef(account: $0.text(1), deviceId: $0.text(2))) }
+            .map { $0.int64(0) }
+        _ = try deleteEntries(ids, db: db)
+        return ids.count
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {

@@ -4,7 +4,7 @@
 ///
 /// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
 enum SQLiteMigrations {
-    static let all: [String] = [version1]
+    static let all: [String] = [version1, version2]
 
     static var latestVersion: Int { all.count }
 
@@ -94,5 +94,13 @@ enum SQLiteMigrations {
             expiresAt     INTEGER NOT NULL
         );
         CREATE INDEX outbox_due ON outbox(provider, nextAttemptAt);
+        """
+
+    /// `replaces` (PROTOCOL §4.1): a notification remembers its caller, and the caller's pending
+    /// notifications of a group and their outbox rows are found by index.
+    static let version2 = """
+        ALTER TABLE notifications ADD COLUMN caller TEXT;
+        CREATE INDEX notifications_by_group ON notifications(caller, groupId) WHERE groupId IS NOT NULL;
+        CREATE INDEX outbox_by_notification ON outbox(notification);
         """
 }

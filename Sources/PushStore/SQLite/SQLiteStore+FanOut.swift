@@ -7,36 +7,29 @@ extension SQLiteStore {
     /// per-row cost is SQLite's own. Selects exactly what `FanOut.deliveries(to:)` chooses (the
     /// Swift tests compare the two on the same data).
     package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
-                        caller: String, key: IdempotencyKey, duplicateSince: Date) throws -> (EnqueueOutcome, deliveries: Int) {
+                        caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let unique = Array(Set(topics))
         let platforms = Platform.allCases.filter(fanOut.enabledPlatforms.contains)
         let fanOutSQL = Self.fanOutSQL(topics: unique.count, platforms: platforms, kind: fanOut.kind)
-        let created = notification.createdAt.unixMilliseconds
-        let expires = notification.expiresAt.unixMilliseconds
         var values: [SQLiteValue] = [
-            .integer(0), .integer(created), .integer(expires), .optionalText(fanOut.excludedAccount),
-            .optionalText(fanOut.excludedDevice?.account), .optionalText(fanOut.excludedDevice?.deviceId),
+            .integer(0), .integer(notification.createdAt.unixMilliseconds), .integer(notification.expiresAt.unixMilliseconds),
+            .optionalText(fanOut.excludedAccount), .optionalText(fanOut.excludedDevice?.account),
+            .optionalText(fanOut.excludedDevice?.deviceId),
         ]
         for ref in unique { values += [.text(ref.spaceKey.string), .text(ref.topic)] }
         values += platforms.map { .text($0.rawValue) }
         let parameters = values
-        let result = try write { db -> (EnqueueOutcome, deliveries: Int) in
-            if let first = try db.queryFirst(
-                "SELECT notificationId FROM idempotency WHERE caller = ? AND key = ? AND createdAt >= ?",
-                [.text(caller), .blob(key.bytes), .integer(duplicateSince.unixMilliseconds)], { $0.text(0) }) {
-                return (.duplicate(first), 0)
+        let result = try write { db -> EnqueueResult in
+            if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
+                return EnqueueResult(.duplicate(first))
             }
-            // REPLACE: a record older than the window may still be there until the next purge.
-            try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
-                       [.text(caller), .blob(key.bytes), .text(notification.id), .integer(created)])
-            guard !unique.isEmpty, !platforms.isEmpty else { return (.accepted(notification.id), 0) }
-            try db.run("""
-                INSERT INTO notifications (id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
-                """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
-                      .optionalBlob(notification.payload), .optionalBlob(notification.signature),
-                      .optionalText(notification.groupId), .integer(created), .integer(expires)])
-            let seq = db.lastInsertRowID
+            guard !unique.isEmpty, !platforms.isEmpty else { return EnqueueResult(.accepted(notification.id)) }
+            // Only a replacing Notify reads its recipients into Swift: for the devices it withdraws from.
+            var superseded = 0
+            if fanOut.replacesGroup != nil, let supersession = fanOut.supersession(of: try Self.recipients(of: unique, db: db)) {
+                superseded = try Self.supersede(supersession, caller: caller, db: db)
+            }
+            let seq = try Self.insertNotification(notification, caller: caller, pending: 0, db: db)
             var bound = parameters
             bound[0] = .integer(seq)
             let queued = try db.run(fanOutSQL, bound)
@@ -45,9 +38,9 @@ extension SQLiteStore {
             } else {
                 try db.run("UPDATE notifications SET pending = ? WHERE seq = ?", [.int(queued), .integer(seq)])
             }
-            return (.accepted(notification.id), queued)
+            return EnqueueResult(.accepted(notification.id), queued: queued, superseded: superseded)
         }
-        if case .accepted = result.0, result.deliveries > 0 { hooks.fire() }
+        if result.queued > 0 { hooks.fire() }
         return result
     }
 
@@ -63,7 +56,7 @@ extension SQLiteStore {
         let voip = Platform.apnsVoip.rawValue
         var routing: String
         switch kind {
-        case .message, .silent:
+        case .message, .silent, .clear:
             routing = "AND r.platform <> '\(voip)'"
         case .call:
             routing = platforms.contains(.apnsVoip) ? """

@@ -8,25 +8,17 @@ extension SQLiteStore {
         }
     }
 
-    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                        duplicateSince: Date) throws -> EnqueueOutcome {
-        let outcome = try write { db -> EnqueueOutcome in
-            if let first = try Self.accepted(caller: caller, key: key, since: duplicateSince, db: db) {
-                return .duplicate(first)
+    package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
+                        caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
+        let result = try write { db -> EnqueueResult in
+            if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
+                return EnqueueResult(.duplicate(first))
             }
+            let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
+            guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
+            let seq = try Self.insertNotification(notification, caller: caller, pending: deliveries.count, db: db)
             let created = notification.createdAt.unixMilliseconds
             let expires = notification.expiresAt.unixMilliseconds
-            // REPLACE: a record older than the window may still be there until the next purge.
-            try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
-                       [.text(caller), .blob(key.bytes), .text(notification.id), .integer(created)])
-            guard !deliveries.isEmpty else { return .accepted(notification.id) }
-            try db.run("""
-                INSERT INTO notifications (id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
-                      .optionalBlob(notification.payload), .optionalBlob(notification.signature),
-                      .optionalText(notification.groupId), .integer(created), .integer(expires), .int(deliveries.count)])
-            let seq = db.lastInsertRowID
             let insert = try db.statement("""
                 INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -35,10 +27,10 @@ extension SQLiteStore {
                 try insert.execute([.integer(seq), .text(delivery.registrationId), .text(delivery.provider.rawValue),
                                     .integer(created), .integer(created), .integer(expires)])
             }
-            return .accepted(notification.id)
+            return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }
-        if case .accepted = outcome, !deliveries.isEmpty { hooks.fire() }
-        return outcome
+        if result.queued > 0 { hooks.fire() }
+        return result
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {
@@ -65,7 +57,7 @@ extension SQLiteStore {
         }
     }
 
-    private static func accepted(caller: String, key: IdempotencyKey, since: Date, db: SQLiteConnection) throws -> String? {
+    static func accepted(caller: String, key: IdempotencyKey, since: Date, db: SQLiteConnection) throws -> String? {
         try db.queryFirst("SELECT notificationId FROM idempotency WHERE caller = ? AND key = ? AND createdAt >= ?",
                           [.text(caller), .blob(key.bytes), .integer(since.unixMilliseconds)]) { $0.text(0) }
     }

@@ -66,24 +66,27 @@ extension SQLiteStore {
     }
 
     package func recipients(of topics: [TopicRef]) throws -> [Recipient] {
-        try read { db in
-            var seen = Set<String>()
-            var recipients: [Recipient] = []
-            for ref in Set(topics) {
-                let rows = try db.query("""
-                    SELECT r.id, r.account, r.deviceId, r.platform
-                    FROM subscriptions s JOIN registrations r ON r.account = s.account
-                    WHERE s.spaceKey = ? AND s.topic = ?
-                    """, [.text(ref.spaceKey.string), .text(ref.topic)]) { row -> Recipient? in
-                    guard let platform = Platform(rawValue: row.text(3)) else { return nil }
-                    return Recipient(registrationId: row.text(0), account: row.text(1), deviceId: row.text(2), platform: platform)
-                }
-                for case let recipient? in rows where seen.insert(recipient.registrationId).inserted {
-                    recipients.append(recipient)
-                }
+        try read { db in try Self.recipients(of: topics, db: db) }
+    }
+
+    /// `recipients(of:)` on a connection already in a transaction.
+    static func recipients(of topics: [TopicRef], db: SQLiteConnection) throws -> [Recipient] {
+        var seen = Set<String>()
+        var recipients: [Recipient] = []
+        for ref in Set(topics) {
+            let rows = try db.query("""
+                SELECT r.id, r.account, r.deviceId, r.platform
+                FROM subscriptions s JOIN registrations r ON r.account = s.account
+                WHERE s.spaceKey = ? AND s.topic = ?
+                """, [.text(ref.spaceKey.string), .text(ref.topic)]) { row -> Recipient? in
+                guard let platform = Platform(rawValue: row.text(3)) else { return nil }
+                return Recipient(registrationId: row.text(0), account: row.text(1), deviceId: row.text(2), platform: platform)
             }
-            return recipients
+            for case let recipient? in rows where seen.insert(recipient.registrationId).inserted {
+                recipients.append(recipient)
+            }
         }
+        return recipients
     }
 
     private static func insert(_ topics: [TopicRef], account: String, db: SQLiteConnection) throws {

@@ -36,8 +36,10 @@ import Testing
     }
 
     @Test func kindsMapToUrgencyAndCollapse() {
-        #expect(NotifyKind.allCases.map(\.isUrgent) == [true, false, true])
-        #expect(NotifyKind.allCases.map(\.collapses) == [true, false, false])
-        #expect(NotifyKind.allCases.map(\.dataType) == ["normal", "silent", "call"])
+        #expect(NotifyKind.allCases == [.message, .silent, .call, .clear])
+        #expect(NotifyKind.allCases.map(\.isUrgent) == [true, false, true, true])
+        #expect(NotifyKind.allCases.map(\.collapses) == [true, false, false, false])
+        #expect(NotifyKind.allCases.map(\.dataType) == ["normal", "silent", "call", "clear"])
+        #expect(NotifyKind.allCases.map(\.defaultTTL) == [86_400, 3_600, 45, 60])
     }
 }

@@ -75,13 +75,13 @@ import Testing
                     let expected = fanOut.deliveries(to: try store.recipients(of: topics))
                     #expect(Set(expected).count == expected.count)
                     let id = "n\(serial)"
-                    let (outcome, count) = try store.enqueue(
+                    let result = try store.enqueue(
                         notification(id, kind: kind), fanningOut: fanOut, to: topics, caller: "S",
                         key: IdempotencyKey(bytes: [UInt8(serial)]), duplicateSince: t0.addingTimeInterval(-60))
-                    #expect(outcome == .accepted(id))
+                    #expect(result.outcome == .accepted(id))
                     #expect(try drainQueued(fixture, id: id) == Set(expected),
                             "kind \(kind) enabled \(enabled) exclusion \(exclusion)")
-                    #expect(count == expected.count)
+                    #expect(result.queued == expected.count)
                 }
             }
         }
@@ -119,8 +119,8 @@ import Testing
                                       key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
         let again = try store.enqueue(notification("n2"), fanningOut: fanOut, to: [ref(1, "a")], caller: "S",
                                       key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
-        #expect(first.0 == .accepted("n1") && first.deliveries == 1)
-        #expect(again.0 == .duplicate("n1") && again.deliveries == 0)
+        #expect(first == EnqueueResult(.accepted("n1"), queued: 1))
+        #expect(again == EnqueueResult(.duplicate("n1")))
         #expect(try fixture.count("outbox") == 1)
         #expect(try drainQueued(fixture, id: "n1") == [Delivery(registrationId: "r1", provider: .fcm)])
     }

@@ -25,8 +25,8 @@ final class FailingStore: PushStore {
     func subscriptions(ofAccount account: String) throws -> [TopicRef] { try fail() }
     func recipients(of topics: [TopicRef]) throws -> [Recipient] { try fail() }
     func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? { try fail() }
-    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                 duplicateSince: Date) throws -> EnqueueOutcome { try fail() }
+    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
+                 key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult { try fail() }
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try fail() }
     func complete(_ entryIDs: [Int64]) throws { try fail() }
     func reschedule(_ entryID: Int64, at date: Date) throws { try fail() }
@@ -75,9 +75,12 @@ final class SwitchableStore: PushStore {
     func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
         try pass { try base.acceptedNotification(caller: caller, key: key, since: since) }
     }
-    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
-                 duplicateSince: Date) throws -> EnqueueOutcome {
-        try pass { try base.enqueue(notification, deliveries: deliveries, caller: caller, key: key, duplicateSince: duplicateSince) }
+    func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
+                 key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
+        try pass {
+            try base.enqueue(notification, deliveries: deliveries, superseding: superseding, caller: caller, key: key,
+                             duplicateSince: duplicateSince)
+        }
     }
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try pass { try base.claimDue(provider: provider, limit: limit, now: now) } }
     func complete(_ entryIDs: [Int64]) throws { try pass { try base.complete(entryIDs) } }

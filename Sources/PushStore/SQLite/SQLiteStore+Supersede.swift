@@ -1,0 +1,51 @@
+import Foundation
+import PushProtocol
+
+extension SQLiteStore {
+    /// Withdraws what `supersession` names (the caller's earlier deliveries of the group to its
+    /// devices, claimed ones too) inside the caller's transaction; returns how many rows went.
+    /// Rows whose registration is gone are left to `claimDue`, which drops them anyway.
+    static func supersede(_ supersession: Supersession, caller: String, db: SQLiteConnection) throws -> Int {
+        guard !supersession.devices.isEmpty else { return 0 }
+        let rows = try db.query("""
+            SELECT o.id, r.account, r.deviceId
+            FROM notifications n
+            JOIN outbox o ON o.notification = n.seq
+            JOIN registrations r ON r.id = o.registration
+            WHERE n.caller = ? AND n.groupId = ?
+            """, [.text(caller), .text(supersession.groupId)]) { row in
+            (id: row.int64(0), device: DeviceRef(account: row.text(1), deviceId: row.text(2)))
+        }
+        var withdrawn = 0
+        for row in rows where supersession.devices.contains(row.device) {
+            try deleteEntry(row.id, db: db)
+            withdrawn += 1
+        }
+        return withdrawn
+    }
+
+    /// Records `key` for `caller` unless it was accepted at or after `since`: nil when recorded (or
+    /// there is no key), else the first notification's id.
+    static func claimKey(_ key: IdempotencyKey?, caller: String, notification: NotificationRecord, since: Date,
+                         db: SQLiteConnection) throws -> String? {
+        guard let key else { return nil }
+        if let first = try accepted(caller: caller, key: key, since: since, db: db) { return first }
+        // REPLACE: a record older than the window may still be there until the next purge.
+        try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
+                   [.text(caller), .blob(key.bytes), .text(notification.id), .integer(notification.createdAt.unixMilliseconds)])
+        return nil
+    }
+
+    /// Inserts the notification with `pending` rows to come; returns its seq.
+    static func insertNotification(_ notification: NotificationRecord, caller: String, pending: Int,
+                                   db: SQLiteConnection) throws -> Int64 {
+        try db.run("""
+            INSERT INTO notifications (id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending, caller)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
+                  .optionalBlob(notification.payload), .optionalBlob(notification.signature),
+                  .optionalText(notification.groupId), .integer(notification.createdAt.unixMilliseconds),
+                  .integer(notification.expiresAt.unixMilliseconds), .int(pending), .text(caller)])
+        return db.lastInsertRowID
+    }
+}
