@@ -38,6 +38,7 @@ enum NodeAssembly {
             limits: config.limits, requireSpaceRegistration: config.spaces.requireRegistration,
             enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
             deliveriesQueued: { engine.wake($0) }), storageHealth: storage)
+        ServiceMetrics.register(service, in: metrics)
         let routes = ServiceRoutes(service: service)
         // Deliveries queued by another node (PostgreSQL) wake this node's lanes too.
         store.onEnqueue { engine.wake(Set(Provider.allCases)) }
