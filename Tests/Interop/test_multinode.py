@@ -75,7 +75,7 @@ def test_two_nodes_share_one_database(two_nodes):
     status, first, _ = signed(a, SENDER, "POST", "/v1/notify", document)
     assert (status, first.get("duplicate")) == (200, False), first
     status, again, _ = signed(b, SENDER, "POST", "/v1/notify", document)
-    assert (status, again) == (200, {"id": first["id"], "duplicate": True})
+    assert (status, again) == (200, {"id": first["id"], "duplicate": True, "queued": 0})
 
     # Changes through B are seen through A at once (no per-node cache of subscriptions).
     status, answer, _ = signed(b, SUBSCRIBER, "POST", "/v1/subscriptions/remove",

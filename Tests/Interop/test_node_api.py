@@ -129,7 +129,10 @@ def test_unknown_fields_are_ignored(node):
 
 @pytest.mark.parametrize("mutate, code, field", [
     (lambda b: b.pop("topics"), "request.missing_field", "topics"),
-    (lambda b: b.pop("message"), "request.missing_field", "message"),
+    (lambda b: b.update(message="sealed"), "request.invalid_field", "message"),
+    (lambda b: b.update(kind="clear"), "request.missing_field", "groupId"),
+    (lambda b: b.update(replaces=True), "request.missing_field", "groupId"),
+    (lambda b: b.update(replaces="true", groupId="g"), "request.invalid_field", "replaces"),
     (lambda b: b.update(topics=[]), "request.invalid_field", "topics"),
     (lambda b: b.update(topics="chats"), "request.invalid_field", "topics"),
     (lambda b: b["topics"][1].update(signature="%%%"), "request.invalid_field", "topics[1].signature"),
@@ -464,8 +467,8 @@ def test_a_duplicate_notify_answers_the_first_id_and_writes_nothing(node):
     body = sender.notify([space.topic("t")])
     first = sender.call(node, "POST", "/v1/notify", body)
     again = sender.call(node, "POST", "/v1/notify", body)
-    assert first[:2] == (200, {"id": first[1]["id"], "duplicate": False})
-    assert again[:2] == (200, {"id": first[1]["id"], "duplicate": True})
+    assert first[:2] == (200, {"id": first[1]["id"], "duplicate": False, "queued": 1})
+    assert again[:2] == (200, {"id": first[1]["id"], "duplicate": True, "queued": 0})
     assert len(outbox_registrations(node, first[1]["id"])) == 1
     # Another caller sending the same bytes is not a duplicate (and fails: the signature is not theirs).
     assert error(Account().call(node, "POST", "/v1/notify", body)) == (400, "message.signature_invalid", "message.signature")
@@ -504,7 +507,7 @@ def test_silent_keeps_own_topics_includes_the_caller_and_skips_the_device(node):
     # Only the own-id topic is kept; its subscribers include the caller (minus the laptop) and anyone else on it.
     assert outbox_registrations(node, answer["id"]) == sorted([phone, tablet, friend_device])
     # Without a message the idempotency key is the canonical topics + groupId.
-    assert me.call(node, "POST", "/v1/notify/silent", body)[1] == {"id": answer["id"], "duplicate": True}
+    assert me.call(node, "POST", "/v1/notify/silent", body)[1] == {"id": answer["id"], "duplicate": True, "queued": 0}
     # Only foreign topics: accepted, nothing queued.
     status, answer, _ = me.call(node, "POST", "/v1/notify/silent", {"topics": [space.topic("chats")]})
     assert status == 200 and outbox_registrations(node, answer["id"]) == []

@@ -55,7 +55,7 @@ def test_a_200_survives_kill_9_and_restart(pushnode_bin, tmp_path):
         rows, _ = outbox(db_path)
         assert rows[answer["id"]] == registrations
         # The idempotency record survived too: a retry of the same Notify is a duplicate.
-        assert sender.call(again, "POST", "/v1/notify", body)[:2] == (200, {"id": answer["id"], "duplicate": True})
+        assert sender.call(again, "POST", "/v1/notify", body)[:2] == (200, {"id": answer["id"], "duplicate": True, "queued": 0})
     finally:
         again.stop()
 
