@@ -48,7 +48,7 @@ do {
     case .run(let spec, let arguments): try spec.run?(arguments)
     }
 } catch let error as CLIError {
-    Output.fail(error.description)
+    Output.fail(error.description, hint: error.hint)
 } catch {
     Output.fail("\(error)")
 }
