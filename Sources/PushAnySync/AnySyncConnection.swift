@@ -41,11 +41,11 @@ final class AnySyncConnection: @unchecked Sendable {
         do {
             guard let (account, peerID, rest) = try handshake() else { return }
             phase.withLock { $0 = true }
-            log("event=anysync_session account=\(account.string) peer=\(peerID)")
+            log(.info, "anysync_session", ["account": "\(account.string)", "peer": "\(peerID)"])
             let reason = try serveYamux(initial: rest, handler: makeHandler(account, peerID))
-            log("event=anysync_closed peer=\(peerID) reason=\(reason)")
+            log(.info, "anysync_closed", ["peer": "\(peerID)", "reason": "\(reason)"])
         } catch {
-            log("level=warn event=anysync_closed reason=\(LogSink.quoted(String(describing: error)))")
+            log(.warn, "anysync_closed", ["reason": "\(error)"])
         }
     }
 
@@ -75,7 +75,7 @@ final class AnySyncConnection: @unchecked Sendable {
             throw AnySyncWireError.malformed("credentials payload")
         case .refused(let code):
             try session.write(HandshakeAck(error: code).frame().encoded())
-            log("event=anysync_refused peer=\(remotePeerID) code=\(code) version=\(credentials.version)")
+            log(.info, "anysync_refused", ["peer": "\(remotePeerID)", "code": "\(code)", "version": "\(credentials.version)"])
             return nil
         case .accepted(let account, let version):
             let own = check.credentials(signKey: peerKey, remotePeerID: remotePeerID, version: version,

@@ -49,11 +49,11 @@ package final class AnySyncDoor: Sendable {
         let door = try AnySyncDoor(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID in
             PushCallHandler(service: service, rateLimiter: rateLimiter, caller: account, peerID: peerID,
                             disabledPlatformToken: { platform in
-                                log("level=warn event=anysync_token_platform_disabled platform=\(platform.rawValue) account=\(account.string)")
+                                log(.warn, "anysync_token_platform_disabled", ["platform": "\(platform.rawValue)", "account": "\(account.string)"])
                             },
                             enabledPlatforms: configuration.enabledPlatforms)
         }
-        log("event=anysync_listening listen=\(ListenAddress(host: configuration.listen.host, port: UInt16(door.port))) peerId=\(door.peerID)")
+        log(.info, "anysync_listening", ["listen": "\(ListenAddress(host: configuration.listen.host, port: UInt16(door.port)))", "peerId": "\(door.peerID)"])
         return door
     }
 
@@ -78,7 +78,7 @@ package final class AnySyncDoor: Sendable {
                     return state.next
                 }
                 guard let id else {
-                    log("level=warn event=anysync_refused reason=connection_limit")
+                    log(.warn, "anysync_refused", ["reason": "connection_limit"])
                     continue // the channel closes the fd when released
                 }
                 finished.enter()
@@ -103,6 +103,6 @@ package final class AnySyncDoor: Sendable {
         }
         open.forEach { $0.stop() }
         _ = finished.wait(timeout: .now() + timeout)
-        log("event=anysync_stopped sessions=\(open.count)")
+        log(.info, "anysync_stopped", ["sessions": .int(open.count)])
     }
 }

@@ -1,4 +1,5 @@
 import PushNet
+import PushSupport
 
 extension ConfigKey {
     /// Every key the node reads, in the order of `config.yaml.example`.
@@ -68,6 +69,14 @@ extension ConfigKey {
             .duration("server.connectionTimeout", \.server.connectionTimeout),
             .duration("server.shutdownTimeout", \.server.shutdownTimeout),
             .int("server.maxConnections", \.server.maxConnections),
+            ConfigKey(path: "log.level") { config, text throws(ConfigValueError) in
+                config.log.level = try ConfigValue.oneOf(text, LogLevel.self)
+            },
+            ConfigKey(path: "log.format") { config, text throws(ConfigValueError) in
+                config.log.format = try ConfigValue.oneOf(text, LogFormat.self)
+            },
+            .string("log.file", \.log.file),
+            .duration("log.summaryInterval", \.log.summaryInterval),
         ]
     }
 }

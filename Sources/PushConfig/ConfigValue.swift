@@ -16,6 +16,16 @@ enum ConfigValue {
         return n
     }
 
+    /// One of an enumeration's raw values, e.g. `log.level`'s `debug|info|warn|error`.
+    static func oneOf<T: RawRepresentable & CaseIterable>(_ text: String, _: T.Type) throws(ConfigValueError) -> T
+        where T.RawValue == String {
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigValueError("expected one of \(names), got \"\(text)\"")
+        }
+        return value
+    }
+
     static func bool(_ text: String) throws(ConfigValueError) -> Bool {
         switch text.lowercased() {
         case "true", "yes", "on", "1": return true

@@ -28,6 +28,8 @@ package struct NodeConfig: Sendable, Equatable {
     package var rateLimits = RateLimitPolicy.default
     /// `server.*` (an extension of PROTOCOL §7): HTTP server tuning.
     package var server = Server()
+    /// `log.*`: level, line format, file.
+    package var log = Log()
 
     package init() {}
 
@@ -114,6 +116,17 @@ package struct NodeConfig: Sendable, Equatable {
         package var protocolVersions: ClosedRange<Int> = 5...14
     }
 
+    package struct Log: Sendable, Equatable {
+        /// `log.level`: lines below it are dropped (`debug` adds one line per delivered push).
+        package var level = LogLevel.info
+        /// `log.format`: `text` (`key=value`) or `json` (one object per line).
+        package var format = LogFormat.text
+        /// `log.file`: appended to, reopened on SIGHUP; empty = standard error.
+        package var file = ""
+        /// `log.summaryInterval`, seconds: how often the delivery counts are logged.
+        package var summaryInterval: Double = 60
+    }
+
     package struct Server: Sendable, Equatable {
         /// `server.threads`: libmicrohttpd worker threads.
         package var threads = 8
@@ -136,15 +149,18 @@ extension NodeConfig {
         return platforms
     }
 
-    /// One line per provider left off for lack of credentials, to log once at start.
-    package var unconfiguredProviderWarnings: [String] {
-        var lines: [String] = []
+    /// One record per provider left off for lack of credentials, to log once at start.
+    package var unconfiguredProviderWarnings: [LogRecord] {
+        var records: [LogRecord] = []
         if !fcm.isConfigured {
-            lines.append("provider=fcm state=disabled reason=\"fcm.credentialsPath unset\" platforms=android,ios")
+            records.append(LogRecord(.warn, "provider", ["provider": "fcm", "state": "disabled",
+                                                         "reason": "fcm.credentialsPath unset", "platforms": "android,ios"]))
         }
         if !apns.isConfigured {
-            lines.append("provider=apns state=disabled reason=\"\(apns.missingKeys.joined(separator: ",")) unset\" platforms=apns,apns_voip")
+            records.append(LogRecord(.warn, "provider", ["provider": "apns", "state": "disabled",
+                                                         "reason": "\(apns.missingKeys.joined(separator: ",")) unset",
+                                                         "platforms": "apns,apns_voip"]))
         }
-        return lines
+        return records
     }
 }

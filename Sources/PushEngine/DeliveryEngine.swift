@@ -26,6 +26,8 @@ package final class DeliveryEngine: Sendable {
         /// How often the leases of claims still being sent are renewed; keep it well under the
         /// store's claim lease (a third), so no other node takes over a delivery in flight.
         package var claimRenewInterval: TimeInterval = 10
+        /// How often the per-provider, per-outcome counts are logged (`event=delivery_summary`).
+        package var summaryInterval: TimeInterval = 60
 
         package init(policy: RetryPolicy = .default, maxInFlight: Int = 1000, claimBatch: Int = 256,
                     pollInterval: TimeInterval = 1, purgeInterval: TimeInterval = 60, credentialRetry: TimeInterval = 5,
@@ -59,7 +61,9 @@ package final class DeliveryEngine: Sendable {
     private let configuration: Configuration
     private let log: LogSink
     private let clock: EngineClock
-    private let purgeTimer = Protected<(any DispatchSourceTimer)?>(nil)
+    /// The purge and the summary timers, while the engine runs.
+    private let timers = Protected<[any DispatchSourceTimer]>([])
+    private let summary: DeliverySummary
     package let health: ProviderHealth
 
     package init(store: any PushStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
@@ -67,6 +71,7 @@ package final class DeliveryEngine: Sendable {
         let deliveryMetrics = DeliveryMetrics(registry: metrics)
         let providers = routes.map(\.gateway.provider)
         let health = ProviderHealth(providers: providers, gauge: deliveryMetrics.healthy)
+        let summary = DeliverySummary(monotonic: clock.monotonic)
         let settings = LaneStateMachine.Settings(
             policy: configuration.policy, maxInFlight: configuration.maxInFlight, claimBatch: configuration.claimBatch,
             pollInterval: configuration.pollInterval, credentialRetry: configuration.credentialRetry,
@@ -76,7 +81,7 @@ package final class DeliveryEngine: Sendable {
             lanes[route.gateway.provider] = ProviderLane(
                 gateway: route.gateway, credentials: route.credentials, store: store, transport: transport,
                 settings: settings, requestTimeout: configuration.requestTimeout, metrics: deliveryMetrics,
-                health: health, log: log, clock: clock)
+                health: health, summary: summary, log: log, clock: clock)
         }
         self.lanes = lanes
         self.store = store
@@ -85,6 +90,7 @@ package final class DeliveryEngine: Sendable {
         self.log = log
         self.clock = clock
         self.health = health
+        self.summary = summary
         DeliveryMetrics.registerOutboxGauges(registry: metrics, providers: Provider.allCases.filter { lanes[$0] != nil },
                                              store: store, clock: clock)
     }
@@ -94,17 +100,23 @@ package final class DeliveryEngine: Sendable {
 
     package func start() {
         lanes.values.forEach { $0.start() }
-        purgeTimer.withLock { slot in
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + configuration.purgeInterval, repeating: configuration.purgeInterval)
-            timer.setEventHandler { [store = self.store, clock = self.clock, log = self.log] in
-                do { _ = try store.purgeExpired(now: clock.now()) } catch {
-                    log("level=error event=outbox_purge error=\(LogSink.quoted(String(describing: error)))")
-                }
+        let purge = Self.timer(every: configuration.purgeInterval) { [store, clock, log] in
+            do { _ = try store.purgeExpired(now: clock.now()) } catch {
+                log(.error, "outbox_purge", ["error": "\(error)"])
             }
-            timer.resume()
-            slot = timer
         }
+        let summarize = Self.timer(every: configuration.summaryInterval) { [summary, log] in
+            if let line = summary.take() { log(line) }
+        }
+        timers.withLock { $0 = [purge, summarize] }
+    }
+
+    private static func timer(every interval: TimeInterval, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler(handler: handler)
+        timer.resume()
+        return timer
     }
 
     /// Deliveries were queued for `providers`: their lanes claim now rather than at the next poll.
@@ -119,17 +131,18 @@ package final class DeliveryEngine: Sendable {
     /// rest (their rows stay claimed and resume when the store next opens). Call before closing
     /// the store.
     package func stop(timeout: TimeInterval) {
-        purgeTimer.withLock { timer in
-            timer?.cancel()
-            timer = nil
+        timers.withLock { timers in
+            timers.forEach { $0.cancel() }
+            timers = []
         }
         let deadline = clock.monotonic() + timeout
         let drained = lanes.values.map { $0.stop(deadline: deadline) }.allSatisfy { $0 }
         transport.shutdown()
         if !drained {
-            log("level=warn event=delivery_stop in_flight_left=true")
+            log(.warn, "delivery_stop", ["in_flight_left": true])
             // Let the cancelled answers reach the lanes' threads before the store closes.
             _ = lanes.values.map { $0.stop(deadline: clock.monotonic() + 1) }
         }
+        if let line = summary.take() { log(line) }
     }
 }

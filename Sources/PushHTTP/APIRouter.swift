@@ -107,10 +107,13 @@ package final class APIRouter: HTTPResponder {
         let seconds = max(0, now() - started)
         metrics.requests.increment(outcome.route, String(outcome.response.status))
         metrics.latency.observe(seconds, outcome.route)
-        var line = "event=http method=\(Self.safeToken(request.method)) route=\(outcome.route) status=\(outcome.response.status)"
-        line += " duration_ms=\((seconds * 1_000_000).rounded() / 1000) bytes_in=\(request.body.count) bytes_out=\(outcome.response.body.count)"
-        if let account = outcome.account { line += " account=\(account.string.prefix(8))" }
-        log(line)
+        var record = LogRecord(.info, "http", [
+            "method": "\(Self.safeToken(request.method))", "route": "\(outcome.route)", "status": .int(outcome.response.status),
+            "duration_ms": .double((seconds * 1_000_000).rounded() / 1000), "bytes_in": .int(request.body.count),
+            "bytes_out": .int(outcome.response.body.count),
+        ])
+        if let account = outcome.account { record.fields.append(LogField("account", "\(account.string.prefix(8))")) }
+        log(record)
     }
 
     /// The method as logged: letters only, so a client cannot forge log fields.

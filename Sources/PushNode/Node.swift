@@ -92,7 +92,7 @@ package final class Node: Sendable {
         }) else { throw StartError(description: "the node was already started") }
         let issues = config.credentialIssues()
         guard issues.isEmpty else { throw StartError(description: issues.joined(separator: "\n")) }
-        for warning in config.unconfiguredProviderWarnings { log("level=warn event=provider \(warning)") }
+        for warning in config.unconfiguredProviderWarnings { log(warning) }
         do {
             try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -143,7 +143,8 @@ package final class Node: Sendable {
             stopListeners()
             throw StartError(description: "storage: \(error)")
         }
-        log("event=ready listen=\(ListenAddress(host: config.listen.host, port: UInt16(port))) platforms=\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))")
+        log(.info, "ready", ["listen": "\(ListenAddress(host: config.listen.host, port: UInt16(port)))",
+                             "platforms": "\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))"])
     }
 
     private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
@@ -200,7 +201,7 @@ package final class Node: Sendable {
                 throw StartError(description: "adminListen: \(error)")
             }
             state.withLock { $0.admin = admin }
-            log("event=admin_listening listen=\(ListenAddress(host: adminAddress.host, port: UInt16(admin.port)))")
+            log(.info, "admin_listening", ["listen": "\(ListenAddress(host: adminAddress.host, port: UInt16(admin.port)))"])
         }
     }
 
@@ -226,17 +227,17 @@ package final class Node: Sendable {
         servers.forEach { $0.quiesce() }
         let deadline = Clocks.monotonicSeconds() + config.server.shutdownTimeout
         let idle = servers.allSatisfy { $0.waitUntilIdle(timeout: max(0, deadline - Clocks.monotonicSeconds())) }
-        log("event=shutdown stage=drained complete=\(idle) in_flight=\(servers.reduce(0) { $0 + $1.requestsInFlight })")
+        log(.info, "shutdown", ["stage": "drained", "complete": .bool(idle), "in_flight": .int(servers.reduce(0) { $0 + $1.requestsInFlight })])
         stopListeners()
         backend?.close()
         state.withLock { $0.backend = nil }
-        log("event=shutdown stage=done")
+        log(.info, "shutdown", ["stage": "done"])
     }
 
     /// Waits for SIGINT/SIGTERM (installed before `start`, see `ShutdownSignals`), then shuts down.
     package func runUntilSignal(_ signals: ShutdownSignals) {
         signals.wait(log: log)
-        log("event=shutdown stage=started")
+        log(.info, "shutdown", ["stage": "started"])
         shutdown()
     }
 

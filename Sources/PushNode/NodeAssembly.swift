@@ -28,6 +28,7 @@ enum NodeAssembly {
             let assembly = try DeliveryAssembly(config: config, platforms: platforms)
             var configuration = DeliveryEngine.Configuration(config.delivery)
             configuration.claimRenewInterval = max(0.5, config.storage.claimLease / 3)
+            configuration.summaryInterval = config.log.summaryInterval
             engine = DeliveryEngine(store: store, routes: assembly.routes, transport: assembly.transport,
                                     configuration: configuration, metrics: metrics, log: log)
         } catch {

@@ -12,8 +12,9 @@ import PushSupport
 /// shutdown exits at once.
 ///
 /// SIGHUP never stops the node: logrotate and `systemctl reload` send it, and its default action
-/// would kill the process. It is taken by the same thread and logged as `event=sighup`; the reload
-/// work (e.g. reopening a future `log.file` after rotation) belongs in `reload()`.
+/// would kill the process. It is taken by the same thread, runs the reload work set with
+/// `onReload` (reopening `log.file` after logrotate moved it) and is logged as `event=sighup` —
+/// after the reopen, so the line is the new file's first.
 ///
 /// Why not `DispatchSource` signal sources: on Linux they read a `signalfd`, which only sees a
 /// signal that the receiving thread blocks. The threads the node starts (libmicrohttpd's pool, the
@@ -22,6 +23,8 @@ import PushSupport
 /// (-15) or was dropped (the node never stopped). Blocking the signals in the main thread first
 /// makes every later thread inherit the mask; a signal stays pending until `sigwait` takes it.
 package final class ShutdownSignals: Sendable {
+    private let reloadWork = Protected<(@Sendable () throws -> Void)?>(nil)
+
     /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and every thread it starts
     /// afterwards) and ignores SIGPIPE. Create it first thing in `main`, before any thread is started.
     package init() {
@@ -34,18 +37,23 @@ package final class ShutdownSignals: Sendable {
     /// afterwards a thread keeps taking signals: SIGHUP is still handled, a second stop logs and
     /// exits(1).
     package func wait(log: LogSink) {
-        Self.takeStop(log: log)
-        let forced = Thread {
-            Self.takeStop(log: log)
-            log("event=shutdown stage=forced")
+        takeStop(log: log)
+        let forced = Thread { [self] in
+            takeStop(log: log)
+            log(.warn, "shutdown", ["stage": "forced"])
             exit(1)
         }
         forced.start()
     }
 
     /// Returns at the next SIGINT or SIGTERM, handling every SIGHUP before it.
-    private static func takeStop(log: LogSink) {
-        var set = signals()
+    /// What SIGHUP does besides logging (replaces what was set before).
+    package func onReload(_ work: @escaping @Sendable () throws -> Void) {
+        reloadWork.withLock { $0 = work }
+    }
+
+    private func takeStop(log: LogSink) {
+        var set = Self.signals()
         while true {
             var number: Int32 = 0
             guard sigwait(&set, &number) == 0 else { continue }
@@ -54,10 +62,14 @@ package final class ShutdownSignals: Sendable {
         }
     }
 
-    /// SIGHUP: logs one line. There is no log file setting yet; when `log.file` comes, reopening
-    /// it (after logrotate moved the old one) goes here.
-    private static func reload(log: LogSink) {
-        log("event=sighup")
+    /// SIGHUP: the reload work, then one line; a failure is logged and the node goes on.
+    private func reload(log: LogSink) {
+        do {
+            try reloadWork.withLock { $0 }?()
+            log(.info, "sighup")
+        } catch {
+            log(.error, "sighup", ["error": "\(error)"])
+        }
     }
 
     private static func signals() -> sigset_t {

@@ -41,7 +41,7 @@ package final class StorageHealth: Sendable {
             return state.faultStarted
         }
         guard let started else { return }
-        log("level=info event=storage_recovered fault_seconds=\((max(0, now() - started) * 1000).rounded() / 1000)")
+        log(.info, "storage_recovered", ["fault_seconds": .double((max(0, now() - started) * 1000).rounded() / 1000)])
     }
 
     /// A store call failed: starts a fault unless one is already running.
@@ -54,16 +54,17 @@ package final class StorageHealth: Sendable {
             return true
         }
         onFailure()
-        if starts { log("level=error event=storage_unavailable \(Self.fields(error))") }
+        if starts { log(LogRecord(.error, "storage_unavailable", Self.fields(error))) }
     }
 
     /// The error's type, and the database's code where it has one: no message text.
-    static func fields(_ error: any Error) -> String {
+    static func fields(_ error: any Error) -> [LogField] {
         switch error {
-        case let error as SQLiteError: return "error_type=sqlite sqlite_code=\(error.code)"
+        case let error as SQLiteError: return [LogField("error_type", "sqlite"), LogField("sqlite_code", .integer(error.code))]
         case let error as PGError:
-            return "error_type=postgres sqlstate=\(error.sqlState.isEmpty ? "-" : error.sqlState) connection_lost=\(error.connectionLost)"
-        default: return "error_type=\(String(describing: type(of: error)))"
+            return [LogField("error_type", "postgres"), LogField("sqlstate", "\(error.sqlState.isEmpty ? "-" : error.sqlState)"),
+                    LogField("connection_lost", .bool(error.connectionLost))]
+        default: return [LogField("error_type", "\(String(describing: type(of: error)))")]
         }
     }
 

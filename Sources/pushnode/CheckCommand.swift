@@ -19,6 +19,6 @@ func runCheck(_ args: Arguments) throws {
         "adminListen": config.adminListen?.description ?? "",
         "platforms": platforms,
         "disabledProviders": disabled,
-        "warnings": loaded.warnings + config.unconfiguredProviderWarnings,
+        "warnings": loaded.warnings + config.unconfiguredProviderWarnings.map(\.fieldText),
     ])
 }

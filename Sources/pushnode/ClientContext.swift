@@ -22,13 +22,16 @@ struct ClientContext {
 
     var accountID: String { account.accountID.string }
 
-    /// `blocking`, with a failure to reach the node named by its URL and cause.
-    func call<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        do { return try blocking(body) } catch { throw failure(error) }
+    /// `blocking`, with a failure to reach the node named by its URL and cause, and a refusal
+    /// with its hint (`platform`: the one the command is about, for `platform.disabled`).
+    func call<T: Sendable>(platform: Platform? = nil, _ body: @escaping @Sendable () async throws -> T) throws -> T {
+        do { return try blocking(body) } catch { throw failure(error, platform: platform) }
     }
 
     /// A client error as the CLI reports it (see `NodeFailureText`).
-    func failure(_ error: any Error) -> any Error { NodeFailureText.cliError(error, nodeURL: nodeURL) }
+    func failure(_ error: any Error, platform: Platform? = nil) -> any Error {
+        NodeFailureText.cliError(error, nodeURL: nodeURL, platform: platform)
+    }
 
     /// A subscriber for this account (revokes are not retried in the background: a CLI exits).
     var subscriber: PushSubscriber {

@@ -50,7 +50,8 @@ enum ClientNotifyCommand {
                 let response = try await transport.send(method: "POST", path: request.path, query: nil, body: request.body)
                 guard response.status == 200,
                       let answer = try? JSONDecoder().decode(NotifyResponse.self, from: Data(response.body)) else {
-                    throw CLIError("\(request.path): HTTP \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+                    throw CLIError("\(request.path): HTTP \(response.status) \(String(decoding: response.body, as: UTF8.self))",
+                                   hint: ErrorHints.forCode(errorCode(response.body)))
                 }
                 results.append(["path": request.path, "status": response.status, "id": answer.id,
                                 "duplicate": answer.duplicate, "body": String(decoding: request.body, as: UTF8.self),
@@ -59,6 +60,12 @@ enum ClientNotifyCommand {
             return results
         }
         Output.json(["requests": results])
+    }
+
+    /// The `error.code` of a node's refusal (PROTOCOL §3.1), when the body is one.
+    static func errorCode(_ body: [UInt8]) -> String? {
+        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        return (object?["error"] as? [String: Any])?["code"] as? String
     }
 
     /// The `x-any-*` keys a device gets for a Notify body (PROTOCOL §5).

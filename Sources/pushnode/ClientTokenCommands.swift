@@ -16,8 +16,9 @@ enum ClientTokenCommands {
             p256dh: args.options["p256dh"], auth: args.options["auth"], appId: args.options["app-id"],
             environment: args.options["environment"])
         let subscriber = context.subscriber
-        let id = try context.call { try await subscriber.setToken(registration) }
+        let id = try context.call(platform: registration.platform) { try await subscriber.setToken(registration) }
         Output.json(["registrationId": id])
+        if registration.platform == .apnsVoip { Output.hint(ErrorHints.voipTakesOnlyCalls) }
     }
 
     static func revoke(_ args: Arguments) throws {

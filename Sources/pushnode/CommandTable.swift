@@ -26,6 +26,10 @@ enum CommandTable {
             .value("ttl", "SECONDS", "time to live, 1-2419200 (default 60)"),
             config,
         ], run: runSend),
+        CommandSpec(["backup"], "copy the live SQLite database to FILE (online backup; the node keeps running)", options: [
+            .value("to", "FILE", "the new backup file (never replaced)", required: true),
+            config,
+        ], run: runBackup),
         keys, payload, webpush, jwt, client,
         CommandSpec(["version"], "print the version", run: { _ in print("pushnode \(NodeVersion.current)") }),
     ])

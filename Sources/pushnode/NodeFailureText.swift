@@ -1,5 +1,6 @@
 import HTTPClient
 import PushClient
+import PushProtocol
 
 /// A client command's failure to reach the node, said with the node's URL and the cause:
 /// `cannot reach the node at http://127.0.0.1:1: connection refused or host not found
@@ -10,14 +11,16 @@ import PushClient
 enum NodeFailureText {
     /// `error` as a `CLIError`: a transport failure (raw `TransportError` or `client.network`)
     /// named with `nodeURL`, any other `PushClientError` with its description; others unchanged.
-    static func cliError(_ error: any Error, nodeURL: String) -> any Error {
+    /// A node's refusal carries the `ErrorHints` fix for its code (`platform` names the provider
+    /// of a `platform.disabled`).
+    static func cliError(_ error: any Error, nodeURL: String, platform: Platform? = nil) -> any Error {
         switch error {
         case let error as TransportError:
             return CLIError(unreachable(nodeURL, code: error.code))
         case let error as PushClientError where error.code == .network:
             return CLIError(unreachable(nodeURL, code: error.message))
         case let error as PushClientError:
-            return CLIError(error.description)
+            return CLIError(error.description, hint: ErrorHints.forCode(error.apiCode, platform: platform))
         default:
             return error
         }

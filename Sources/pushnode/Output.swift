@@ -8,9 +8,15 @@ enum Output {
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
 
-    static func fail(_ message: String) -> Never {
+    static func fail(_ message: String, hint: String? = nil) -> Never {
         FileHandle.standardError.write(Data("pushnode: \(message)\n".utf8))
+        if let hint { self.hint(hint) }
         exit(2)
+    }
+
+    /// A `hint:` line on stderr (`ErrorHints`).
+    static func hint(_ text: String) {
+        FileHandle.standardError.write(Data("hint: \(text)\n".utf8))
     }
 
     /// Writes `contents` to `path` readable by the owner only (0600).

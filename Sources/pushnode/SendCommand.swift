@@ -41,5 +41,6 @@ func runSend(_ args: Arguments) throws {
     if let reason = report.reason { object["reason"] = reason }
     if let detail = report.detail { object["detail"] = detail }
     Output.json(object)
+    if let hint = ErrorHints.forCode(report.reason) { Output.hint(hint) }
     exit(report.delivered ? 0 : 1)
 }

@@ -3,8 +3,8 @@ import PushConfig
 import PushNode
 import PushSupport
 
-/// `pushnode serve [--config FILE]`: runs the node until SIGTERM/SIGINT (SIGHUP is logged, never
-/// fatal). Without a config file
+/// `pushnode serve [--config FILE]`: runs the node until SIGTERM/SIGINT (SIGHUP reopens `log.file`,
+/// never fatal). Without a config file
 /// it runs on the embedded default (127.0.0.1:8765, data under ./pushnode-data); `PUSHNODE_*`
 /// variables override either.
 func runServe(_ args: Arguments) throws {
@@ -12,8 +12,13 @@ func runServe(_ args: Arguments) throws {
     // takes them with sigwait (see ShutdownSignals).
     let signals = ShutdownSignals()
     let loaded = try loadConfig(args)
-    let log = LogSink.standardError
-    for warning in loaded.warnings { log("level=warn event=config message=\(LogSink.quoted(warning))") }
+    let output: LogOutput
+    do { output = loaded.config.log.file.isEmpty ? .standardError : try LogOutput(path: loaded.config.log.file) } catch {
+        throw CLIError(error.description)
+    }
+    let log = LogSink.writing(to: output, format: loaded.config.log.format, minimum: loaded.config.log.level)
+    signals.onReload { [output] in try output.reopen() }
+    for warning in loaded.warnings { log(.warn, "config", ["message": "\(warning)"]) }
     let node = Node(config: loaded.config, log: log)
     do {
         try node.start()

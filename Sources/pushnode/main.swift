@@ -10,6 +10,7 @@ usage: pushnode <command> [options]
   check [--config FILE]            validate config and credentials, print live platforms
   send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K] [--ttl S] [--config FILE]
                                    one test push through the configured gateways; prints the answer
+  backup --to FILE [--config FILE] copy the live SQLite database (online backup API) to FILE
   keys account [--out FILE]        new account key: {"accountId", "seed"}
   keys vapid [--out FILE]          new VAPID key: {"publicKey"}, PEM written to FILE
   keys peer [--config FILE]        the any-sync door's peer id: {"peerId"}
@@ -48,7 +49,7 @@ do {
     case .run(let spec, let arguments): try spec.run?(arguments)
     }
 } catch let error as CLIError {
-    Output.fail(error.description)
+    Output.fail(error.description, hint: error.hint)
 } catch {
     Output.fail("\(error)")
 }

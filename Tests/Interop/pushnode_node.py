@@ -13,8 +13,12 @@ import time
 
 
 class Node:
-    def __init__(self, binary, env=None, config_text=None, data_dir=None):
+    """`log_file`: the node logs to that file (`log.file`) instead of stderr; `text_log()` then
+    reads the file, and the port is found there."""
+
+    def __init__(self, binary, env=None, config_text=None, data_dir=None, log_file=None):
         self.dir = tempfile.TemporaryDirectory()
+        self.log_file = log_file
         self.data_dir = data_dir or os.path.join(self.dir.name, "data")
         args = [binary, "serve"]
         if config_text is not None:
@@ -23,21 +27,36 @@ class Node:
                 f.write(config_text)
             args += ["--config", path]
         environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir, **(env or {}))
+        if log_file:
+            environment["PUSHNODE_LOG_FILE"] = log_file
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)
         self.log = []
         self.port = self.admin_port = None
-        for line in self.proc.stderr:
-            self.log.append(line)
-            match = re.search(r"event=admin_listening listen=127\.0\.0\.1:(\d+)", line)
+        if log_file:
+            self.reader = threading.Thread(target=self._drain, daemon=True)
+            self.reader.start()
+            wait_for(lambda: self._find_ports(self.text_log().splitlines()) or self.proc.poll() is not None,
+                     message="event=ready in " + log_file)
+        else:
+            for line in self.proc.stderr:
+                self.log.append(line)
+                if self._find_ports([line]):
+                    break
+            self.reader = threading.Thread(target=self._drain, daemon=True)
+            self.reader.start()
+        assert self.port, self.text_log() + "".join(self.log)
+
+    def _find_ports(self, lines):
+        """Reads the listeners' ports from `event=admin_listening` / `event=ready` lines (text or json)."""
+        for line in lines:
+            match = re.search(r'"?event"?[=:]"?admin_listening"?.*"?listen"?[=:]"?127\.0\.0\.1:(\d+)', line)
             if match:
                 self.admin_port = int(match.group(1))
-            match = re.search(r"event=ready listen=127\.0\.0\.1:(\d+)", line)
+            match = re.search(r'"?event"?[=:]"?ready"?.*"?listen"?[=:]"?127\.0\.0\.1:(\d+)', line)
             if match:
                 self.port = int(match.group(1))
-                break
-        assert self.port, "".join(self.log)
-        self.reader = threading.Thread(target=self._drain, daemon=True)
-        self.reader.start()
+                return True
+        return False
 
     def _drain(self):
         for line in self.proc.stderr:
@@ -72,6 +91,12 @@ class Node:
         return 0.0
 
     def text_log(self):
+        if self.log_file:
+            try:
+                with open(self.log_file) as f:
+                    return f.read()
+            except FileNotFoundError:
+                return ""
         return "".join(self.log)
 
     def _finish(self, cleanup):

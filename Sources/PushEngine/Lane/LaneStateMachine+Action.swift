@@ -1,6 +1,7 @@
 import Foundation
 import PushDelivery
 import PushStore
+import PushSupport
 
 extension LaneStateMachine {
     /// What the driver does for the machine. The ones with a report feed it back at once
@@ -26,20 +27,21 @@ extension LaneStateMachine {
         /// The provider accepted the credential of `generation`.
         case credentialsAccepted(generation: Int)
         /// A dead registration: delete it unless renewed after `notUpdatedAfter`, count the
-        /// pruning by reason and log the dead delivery with whether it was pruned.
+        /// pruning by reason and log it (`event=registration_pruned`).
         case prune(registrationID: String, notUpdatedAfter: Date, reason: DeliveryReason)
         /// `pushnode_deliveries_total{outcome}` by that many.
         case count(Outcome, Int)
         /// `pushnode_credential_refreshes_total` by that many.
         case countCredentialRefreshes(Int)
         case setHealth(ProviderHealth.State)
-        case log(String)
+        /// A line for the log (a `DeliveryEvent`'s record for every finished try).
+        case log(LogRecord)
         /// Nothing is in flight after `stop()`: the lane's thread ends.
         case exit
     }
 
     /// The `outcome` label of `pushnode_deliveries_total`.
-    enum Outcome: String, Sendable {
+    enum Outcome: String, Sendable, CaseIterable {
         case delivered, retried, dead, rejected, expired, orphaned
     }
 }

@@ -34,42 +34,44 @@ extension LaneStateMachine {
 
     private mutating func credentialsGaveUp(_ attempt: Attempt, reason: DeliveryReason, now: Date) -> [Action] {
         var actions = setHealth(.credentialsRefused)
-        actions.append(.log("level=error event=credentials provider=\(provider.rawValue) reason=\(reason.code.rawValue) health=credentials_refused"))
+        actions.append(.log(LogRecord(.error, "credentials", ["provider": "\(provider.rawValue)", "reason": "\(reason.code.rawValue)",
+                                                            "health": "credentials_refused"])))
         // Keep the push: back off as for a transient failure, within attempts and ttl.
         let fallback = decide(.transient(reason, retryAfter: nil), for: attempt.job, now: now)
         return actions + apply(fallback, to: attempt, now: now)
     }
 
-    /// The actions of a decision other than a credential refresh (which `finished` handles).
+    /// The actions of a decision other than a credential refresh (which `finished` handles),
+    /// each with its `DeliveryEvent` logged.
     private mutating func apply(_ decision: DeliveryDecision, to attempt: Attempt, now: Date) -> [Action] {
-        let name = provider.rawValue
         let id = attempt.entryID
+        func event(_ outcome: Outcome, _ reason: DeliveryReason? = nil, next: Date? = nil, health: String? = nil) -> Action {
+            .log(DeliveryEvent(attempt.job, provider: provider, outcome: outcome, reason: reason, nextAttemptAt: next,
+                               health: health).record)
+        }
         switch decision {
         case .delivered:
             complete(id)
-            var actions: [Action] = [.count(.delivered, 1)]
+            var actions: [Action] = [.count(.delivered, 1), event(.delivered)]
             if hasCredentials { actions.append(.credentialsAccepted(generation: attempt.generation)) }
             return actions + setHealth(.healthy)
         case .retry(let at, let reason, let scope):
             if scope == .origin { hold(scopeOf: attempt.job, until: at) }
-            return [reschedule(id, at: at), .count(.retried, 1),
-                    .log("level=info event=delivery provider=\(name) outcome=retried reason=\(reason.code.rawValue)")]
+            return [reschedule(id, at: at), .count(.retried, 1), event(.retried, reason, next: at)]
         case .dead(let reason, let invalidSince):
             complete(id)
             return [.prune(registrationID: attempt.job.registration.registrationId,
                            notUpdatedAfter: invalidSince ?? .distantFuture, reason: reason),
-                    .count(.dead, 1)]
+                    .count(.dead, 1), event(.dead, reason)]
         case .rejected(let reason):
             complete(id)
-            return [.count(.rejected, 1),
-                    .log("level=warn event=delivery provider=\(name) outcome=rejected reason=\(LogSink.quoted(reason.description))")]
+            return [.count(.rejected, 1), event(.rejected, reason)]
         case .misconfigured(let reason):
             complete(id)
-            return [.count(.rejected, 1)] + setHealth(.misconfigured)
-                + [.log("level=error event=delivery provider=\(name) outcome=rejected reason=\(LogSink.quoted(reason.description)) health=misconfigured")]
+            return [.count(.rejected, 1)] + setHealth(.misconfigured) + [event(.rejected, reason, health: "misconfigured")]
         case .expired:
             complete(id)
-            return [.count(.expired, 1)]
+            return [.count(.expired, 1), event(.expired)]
         case .refreshCredentials(_, let retryAt):
             // Never reached: `finished` renews first, and a fallback decision is a transient's.
             return [reschedule(id, at: retryAt), .count(.retried, 1)]

@@ -2,6 +2,7 @@ import Foundation
 import PushDelivery
 import PushProtocol
 import PushStore
+import PushSupport
 
 /// Every decision of one provider lane, as a value with no I/O, no threads and no clock of its
 /// own (the model is Hummingbird 2's connection state machines): the driver (`ProviderLane`)
@@ -138,7 +139,7 @@ struct LaneStateMachine {
         var actions = countMints(upTo: generation)
         guard ready else {
             actions += setHealth(.credentialsRefused)
-            actions.append(.log("level=warn event=credentials provider=\(provider.rawValue) state=unavailable"))
+            actions.append(.log(LogRecord(.warn, "credentials", ["provider": "\(provider.rawValue)", "state": "unavailable"])))
             nextClaim = now.addingTimeInterval(settings.credentialRetry)
             return actions
         }

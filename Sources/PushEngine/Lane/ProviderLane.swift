@@ -31,6 +31,7 @@ final class ProviderLane: @unchecked Sendable {
     private let requestTimeout: TimeInterval
     private let metrics: DeliveryMetrics
     private let health: ProviderHealth
+    private let summary: DeliverySummary
     private let log: LogSink
     private let clock: EngineClock
     /// Builds and sends claimed batches, one at a time, off the lane's thread.
@@ -51,7 +52,7 @@ final class ProviderLane: @unchecked Sendable {
 
     init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, store: any PushStore,
          transport: any DeliveryTransport, settings: LaneStateMachine.Settings, requestTimeout: TimeInterval,
-         metrics: DeliveryMetrics, health: ProviderHealth, log: LogSink, clock: EngineClock) {
+         metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, log: LogSink, clock: EngineClock) {
         provider = gateway.provider
         self.gateway = gateway
         self.credentials = credentials
@@ -60,6 +61,7 @@ final class ProviderLane: @unchecked Sendable {
         self.requestTimeout = requestTimeout
         self.metrics = metrics
         self.health = health
+        self.summary = summary
         self.log = log
         self.clock = clock
         machine = LaneStateMachine(provider: gateway.provider, gateway: gateway, hasCredentials: credentials != nil,
@@ -167,7 +169,7 @@ final class ProviderLane: @unchecked Sendable {
         case .claim(let limit):
             let claim: OutboxClaim
             do { claim = try store.claimDue(provider: provider, limit: limit, now: clock.now()) } catch {
-                log("level=error event=outbox_claim provider=\(name) error=\(LogSink.quoted(String(describing: error)))")
+                log(.error, "outbox_claim", ["provider": "\(name)", "error": "\(error)"])
                 machine.claimFailed(now: clock.now())
                 return []
             }
@@ -176,11 +178,11 @@ final class ProviderLane: @unchecked Sendable {
             builder.async { [self] in build(entries, generation: generation) }
         case .reschedule(let id, let date):
             do { try store.reschedule(id, at: date) } catch {
-                log("level=error event=outbox_reschedule provider=\(name) error=\(LogSink.quoted(String(describing: error)))")
+                log(.error, "outbox_reschedule", ["provider": "\(name)", "error": "\(error)"])
             }
         case .complete(let ids):
             do { try store.complete(ids) } catch {
-                log("level=error event=outbox_complete provider=\(name) error=\(LogSink.quoted(String(describing: error)))")
+                log(.error, "outbox_complete", ["provider": "\(name)", "error": "\(error)"])
             }
         case .renewClaims(let ids):
             renewClaims(ids)
@@ -193,16 +195,21 @@ final class ProviderLane: @unchecked Sendable {
             credentials?.accepted(generation: generation)
         case .prune(let registrationID, let notUpdatedAfter, let reason):
             let pruned = (try? store.pruneRegistration(registrationID, notUpdatedAfter: notUpdatedAfter)) ?? false
-            if pruned { metrics.pruned.increment(name, reason.code.rawValue) }
-            log("level=info event=delivery provider=\(name) outcome=dead reason=\(reason.code.rawValue) pruned=\(pruned)")
+            if pruned {
+                metrics.pruned.increment(name, reason.code.rawValue)
+                log(.info, "registration_pruned", ["provider": "\(name)",
+                                                   "registration": "\(registrationID.prefix(DeliveryEvent.registrationPrefix))",
+                                                   "reason": "\(reason.code.rawValue)"])
+            }
         case .count(let outcome, let count):
             metrics.deliveries.increment(name, outcome.rawValue, by: Double(count))
+            summary.add(provider, outcome, count)
         case .countCredentialRefreshes(let count):
             metrics.credentialRefreshes.increment(name, by: Double(count))
         case .setHealth(let state):
             health.set(provider, state)
-        case .log(let line):
-            log(line)
+        case .log(let record):
+            log(record)
         case .exit:
             break
         }
@@ -215,10 +222,10 @@ final class ProviderLane: @unchecked Sendable {
         do {
             let held = try store.renewClaims(ids, now: clock.now())
             if held.count < ids.count {
-                log("level=warn event=claims_lost provider=\(provider.rawValue) count=\(ids.count - held.count)")
+                log(.warn, "claims_lost", ["provider": "\(provider.rawValue)", "count": .int(ids.count - held.count)])
             }
         } catch {
-            log("level=warn event=claim_renewal_failed provider=\(provider.rawValue) error=\(LogSink.quoted(String(describing: error)))")
+            log(.warn, "claim_renewal_failed", ["provider": "\(provider.rawValue)", "error": "\(error)"])
         }
     }
 

@@ -7,7 +7,8 @@ import CSQLite
 /// the writer thread owns the write connection; a reader checks a connection out of the pool for
 /// the length of one read. It is opened with `SQLITE_OPEN_NOMUTEX` for that reason.
 package final class SQLiteConnection: @unchecked Sendable {
-    private let handle: OpaquePointer
+    /// Internal, not private: `SQLiteBackup` hands it to `sqlite3_backup_init`.
+    let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
     init(path: String, readOnly: Bool = false) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PushProtocol
+import PushSupport
 import Testing
 @testable import PushConfig
 @testable import PushNet
@@ -43,6 +44,18 @@ import Testing
         #expect(config.anysync.protocolVersions == 5...14)
         #expect(config.rateLimits == RateLimitPolicy(registrationPerMinute: 20, registrationBurst: 20, notifyPerSecond: 20, notifyBurst: 100))
         #expect(config.enabledPlatforms == [.webpush])
+        #expect(config.log == NodeConfig.Log(level: .info, format: .text, file: "", summaryInterval: 60))
+    }
+
+    @Test func logSettingsComeFromTheFileOrTheEnvironment() throws {
+        let fromFile = try load("log: {level: debug, format: json, file: /var/log/pushnode.log, summaryInterval: 5s}").config.log
+        #expect(fromFile == NodeConfig.Log(level: .debug, format: .json, file: "/var/log/pushnode.log", summaryInterval: 5))
+        let fromEnv = try load("log: {level: debug}", env: ["PUSHNODE_LOG_LEVEL": "warn", "PUSHNODE_LOG_FORMAT": "json",
+                                                            "PUSHNODE_LOG_FILE": "/tmp/p.log",
+                                                            "PUSHNODE_LOG_SUMMARY_INTERVAL": "2m"]).config.log
+        #expect(fromEnv == NodeConfig.Log(level: .warn, format: .json, file: "/tmp/p.log", summaryInterval: 120))
+        #expect(issues("log: {level: verbose}") == [#"log.level: expected one of debug, info, warn, error, got "verbose""#])
+        #expect(issues("log: {format: xml}") == [#"log.format: expected one of text, json, got "xml""#])
     }
 
     @Test func theExampleFileParsesWithoutWarningsToTheDefaults() throws {

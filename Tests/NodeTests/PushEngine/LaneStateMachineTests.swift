@@ -117,7 +117,7 @@ import Testing
         let lane = LaneUnderTest(maxInFlight: 100, claimBatch: 100)
         let rows = (1...3).map { lane.entry($0) }
         _ = lane.claimOnPass(rows)
-        for row in rows { #expect(lane.finished(row, LaneUnderTest.answer(200)) == [.count(.delivered, 1)]) }
+        for row in rows { #expect(lane.finished(row, LaneUnderTest.answer(200)).withoutLogs == [.count(.delivered, 1)]) }
         let actions = lane.pass()
         #expect(actions.filter { if case .complete = $0 { true } else { false } } == [.complete([1, 2, 3])])
         #expect(actions.last == .complete([1, 2, 3]))  // after the claim, whose sends go first

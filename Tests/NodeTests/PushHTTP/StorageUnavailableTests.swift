@@ -112,8 +112,10 @@ import Testing
         #expect(lines.current.first == "level=error event=storage_unavailable error_type=LeakyStoreError")
         #expect(lines.current.last?.hasPrefix("level=info event=storage_recovered fault_seconds=") == true)
         #expect(!lines.current.joined().contains(LeakyStoreError.secret))
-        #expect(StorageHealth.fields(PGError(message: "x", connectionLost: true)) == "error_type=postgres sqlstate=- connection_lost=true")
-        #expect(StorageHealth.fields(SQLiteError(code: 13, message: "database or disk is full")) == "error_type=sqlite sqlite_code=13")
+        #expect(LogRecord(.error, "x", StorageHealth.fields(PGError(message: "x", connectionLost: true))).fieldText
+                == "error_type=postgres sqlstate=- connection_lost=true")
+        #expect(LogRecord(.error, "x", StorageHealth.fields(SQLiteError(code: 13, message: "database or disk is full"))).fieldText
+                == "error_type=sqlite sqlite_code=13")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PushProtocol
+import PushSupport
 @testable import PushDelivery
 @testable import PushEngine
 @testable import PushStore
@@ -71,7 +72,9 @@ final class LaneUnderTest {
 
 extension [LaneStateMachine.Action] {
     /// The `.log` lines, the rest left out.
-    var logs: [String] { compactMap { if case .log(let line) = $0 { return line } else { return nil } } }
+    var logs: [String] { records.map(\.text) }
+    /// The `.log` records.
+    var records: [LogRecord] { compactMap { if case .log(let record) = $0 { return record } else { return nil } } }
     /// Everything but `.log`.
     var withoutLogs: [LaneStateMachine.Action] { filter { if case .log = $0 { return false } else { return true } } }
 }

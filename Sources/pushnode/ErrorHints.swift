@@ -1,0 +1,46 @@
+import PushProtocol
+
+/// The one table of known fixes: when a command fails for one of these reasons, `pushnode`
+/// prints the error and then a `hint:` line saying what to change. Keyed by the node's API error
+/// code (PROTOCOL §3.2) or by a delivery reason (PROTOCOL §6), plus the few situations a command
+/// sees before any error (a VoIP registration, which only ever receives calls).
+enum ErrorHints {
+    /// The hint for a node's error `code`, nil when no fix is known. `platform`, when the command
+    /// knows it, names the provider section for `platform.disabled`.
+    static func forCode(_ code: String?, platform: Platform? = nil) -> String? {
+        guard let code else { return nil }
+        if code == "platform.disabled", let platform { return disabled(platform.provider) }
+        return byCode[code]
+    }
+
+    static let byCode: [String: String] = [
+        "token.endpoint_not_routable":
+            "the endpoint's host is not publicly routable; for a staging or test push service set "
+            + "webpush.allowPrivateEndpoints: true in the node's config (never in production)",
+        "platform.disabled":
+            "the node has no credentials for this platform: set fcm.credentialsPath (android, ios) or "
+            + "apns.keyPath, apns.keyId, apns.teamId and apns.topic (apns, apns_voip) in its config; "
+            + "`pushnode check` lists the live platforms",
+        "storage.unavailable":
+            "the node's storage is failing (its log says event=storage_unavailable, /readyz storage_unavailable); "
+            + "the request was not taken: retry the same command shortly",
+        "auth.expired":
+            "this machine's clock and the node's differ by more than auth.clockSkew: check both clocks (NTP)",
+        "rate_limited":
+            "the account's rate limit is used up: wait the Retry-After seconds (the node's rateLimits.* set the rates)",
+        "gateway.unsupported_kind": voipTakesOnlyCalls,
+    ]
+
+    /// apns_voip registrations receive kind `call` only (PROTOCOL §3.5).
+    static let voipTakesOnlyCalls =
+        "an apns_voip (PushKit) registration receives only calls: send with --kind call; "
+        + "messages reach the device through its apns registration"
+
+    private static func disabled(_ provider: Provider) -> String {
+        switch provider {
+        case .fcm: "FCM is not configured on the node: set fcm.credentialsPath (a service-account JSON) in its config"
+        case .apns: "APNs is not configured on the node: set apns.keyPath, apns.keyId, apns.teamId and apns.topic in its config"
+        case .webpush: byCode["platform.disabled"]!
+        }
+    }
+}
