@@ -193,3 +193,37 @@ def test_the_python_example_reproduces_the_vectors():
     proc = subprocess.run([sys.executable, "-m", "pushsender", "selfcheck"], cwd=EXAMPLE, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "all 22 vector cases reproduced" in proc.stdout
+
+
+def test_space_derive_writes_the_any_space_every_space_command_reads(pushnode_bin, tmp_path):
+    """The any-compat vector's ACL material, as a space file: the same keys the example derives."""
+    vector = json.load(open(os.path.join(ROOT, "Spec", "vectors", "any-compat.json")))["cases"][0]
+    path = str(tmp_path / "any.json")
+    _, out, _ = run_cli(pushnode_bin, "client", "space", "derive", "--space-metadata-key", vector["metadataKeyRaw64"],
+                        "--read-key", vector["readKey"], "--out", path)
+    assert json.loads(out) == {"spaceKey": vector["spaceKey"], "keyId": vector["encKeyId"], "path": path}
+    space = Space.load(path)
+    derived = Space.derive(bytes.fromhex(vector["metadataKeySeed"]), bytes.fromhex(vector["readKey"]))
+    assert (space.push_key_seed, space.payload_key) == (derived.push_key_seed, derived.payload_key)
+    assert (space.push_key_seed.hex(), space.payload_key.hex()) == (vector["spacePushSeed"], vector["encKey"])
+    code, out, err = run_cli(pushnode_bin, "client", "space", "derive", "--space-metadata-key", vector["metadataKeySeed"],
+                             "--read-key", vector["readKey"], "--out", path, check=False)
+    assert (code, out) == (2, b"") and "exists" in err
+
+
+def test_reconcile_takes_a_space_file_in_the_state(node, pushnode_bin, tmp_path):
+    space_file, key = str(tmp_path / "space.json"), str(tmp_path / "phone.key")
+    run_cli(pushnode_bin, "client", "space", "new", "--out", space_file)
+    me = json.loads(run_cli(pushnode_bin, "client", "account", "new", "--out", key)[1])["accountId"]
+    state = str(tmp_path / "state.json")
+    with open(state, "w") as f:
+        json.dump({"spaces": [{"space": space_file, "mode": "mentions"}]}, f)
+    client = ["--node", url(node), "--account", key]
+    out = json.loads(run_cli(pushnode_bin, "client", "reconcile", *client, "--state", state, "--once")[1])
+    assert (out["result"], out["count"]) == ("subscribed", 1)
+    held = json.loads(run_cli(pushnode_bin, "client", "subscriptions", *client)[1])["topics"]
+    assert held == [{"spaceKey": Space.load(space_file).space_key, "topic": me}]
+    with open(state, "w") as f:
+        json.dump({"spaces": [{"space": space_file, "metadataKey": "11" * 32}]}, f)
+    code, _, err = run_cli(pushnode_bin, "client", "reconcile", *client, "--state", state, "--once", check=False)
+    assert code == 2 and "needs exactly one of metadataKey and space" in err
