@@ -136,6 +136,20 @@ def test_a_cli_space_and_payload_json_reach_the_python_receiver_byte_for_byte(no
                              "--data", json.dumps(data), check=False)
     assert (code, out) == (2, b"") and "bad_signature" in err
 
+    # Bytes that are not JSON travel as they are too.
+    raw = bytes(range(256)) + "é".encode()
+    (tmp_path / "payload.bin").write_bytes(raw)
+    _, out, _ = run_cli(pushnode_bin, "client", "notify", "--node", url(node), "--account", server_key,
+                        "--space", space_file, "--topic", "user/mary", "--payload-file", str(tmp_path / "payload.bin"))
+    [request] = json.loads(out)["requests"]
+    [_, binary] = fcm_data(mock, "android-cli-1", 2)
+    assert binary["data"]["x-any-id"] == request["id"]
+    assert open_push(binary["data"], {space.key_id: space.payload_key}, server) == raw
+    _, out, _ = run_cli(pushnode_bin, "client", "open", "--space", space_file, "--sender", server,
+                        "--data", json.dumps(binary["data"]))
+    opened = json.loads(out)
+    assert base64.b64decode(opened["plaintext"]) == raw and "payload" not in opened
+
 
 def test_a_clear_a_replacing_read_and_a_wake_are_accepted_and_counted(node, mock, pushnode_bin, tmp_path):
     space_file, server_key = str(tmp_path / "space.json"), str(tmp_path / "server.key")
