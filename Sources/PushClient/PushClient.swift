@@ -2,13 +2,22 @@ import HTTPClient
 
 // PushClient: the sender/subscriber library of pushnode (issue 5).
 //
-// - `Sender/`     PushSender: fire-and-forget Notify with a bounded queue, payload budgeting and retries.
+// - `Sender/`     PushSender: fire-and-forget Notify with a bounded queue, payload budgeting and retries;
+//                 `send(_:in:)` takes any bytes (`OutgoingPush`), the any chat calls are built on it.
+// - `Space/`      PushSpaceKeys (push key + payload key, derived from any's ACL or raw) and SpaceKeyFile.
 // - `Subscriber/` PushSubscriber (tokens, spaces), the notifyMode model, `SubscriptionPlan.desiredTopics`
 //                 and the `Reconciler` loop.
 // - `Receiver/`   PushReceiver: the append-only payload-key cache and `open(data:)`.
 // - `Seams/`      the small protocols the host binds: `NodeTransport` (signed HTTP to the node),
 //                 `PayloadSealer` (payload key), `TopicSigner` (space push key), `PushClock`, `PushLog`.
 // Everything else (topics, payload JSON, size budget, retry schedule) is pure and unit-tested.
+//
+// From any other chat server (its own payload format):
+//
+//     let space = try SpaceKeyFile.load("/etc/chat/space.json")      // pushnode client space new
+//     sender.send(OutgoingPush(.notify(.message), topics: ["user/mary"], payload: json, groupId: "c-12"), in: space)
+//     sender.send(OutgoingPush(.notify(.clear), topics: ["user/mary"], groupId: "call/k-55"), in: space)
+//     // on the device: receiver.open(data: dataKeys, signedBy: chatServerAccountID) -> .opened(bytes)
 //
 // - `Transport/`  HTTPNodeTransport: the `NodeTransport` on HTTPClient + RFC 9421 HTTPSigner.
 // The seams' implementations are the shared key types: `PayloadKey` seals, `SpacePushKey` signs.

@@ -38,8 +38,17 @@ struct ClientContext {
         PushSubscriber(transport: transport, accountID: accountID, retry: RetryPolicy.fixed(attempts: 1))
     }
 
-    /// The space push key from `--space-metadata-key HEX` (32-byte seed or 64-byte Go form).
+    /// The space's two keys from `--space FILE` (`client space new`) or from any's ACL material,
+    /// `--space-metadata-key HEX --read-key HEX`; the command's `OptionChoice` lets only one through.
+    static func spaceKeys(_ args: Arguments) throws -> PushSpaceKeys {
+        if let path = args.options["space"] { return try clientCall { try SpaceKeyFile.load(path) } }
+        return PushSpaceKeys(pushKey: try spacePushKey(args), payloadKey: try payloadKey(args))
+    }
+
+    /// The space push key from `--space FILE` or `--space-metadata-key HEX` (32-byte seed or
+    /// 64-byte Go form).
     static func spacePushKey(_ args: Arguments) throws -> SpacePushKey {
+        if let path = args.options["space"] { return try clientCall { try SpaceKeyFile.load(path) }.pushKey }
         let raw = try hexOption(args, "space-metadata-key")
         do {
             return try SpaceKeys.pushKey(firstMetadataKey: raw)

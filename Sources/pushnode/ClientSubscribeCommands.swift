@@ -4,7 +4,7 @@ import PushCrypto
 
 /// `pushnode client subscribe` and `pushnode client subscriptions` (`--account FILE [--node URL]`).
 enum ClientSubscribeCommands {
-    /// `subscribe --space-metadata-key HEX (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)`.
+    /// `subscribe (--space FILE | --space-metadata-key HEX) (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)`.
     ///
     /// `--topic` adds those topics. `--mode` makes the space's topics exactly what the notifyMode
     /// rules of Spec/any-compat.md give (`SubscriptionPlan.spaceTopics`; `--chat` lists the

@@ -9,9 +9,10 @@ enum Invocation {
 /// `CommandTable` tree, and the rest must be options that command declares.
 ///
 /// Strict on purpose: an unknown command, subcommand or option, a stray word, a repeated
-/// single-value option or a missing required one fails (exit 2, with a "did you mean" when a
-/// declared name is close) before the command runs. `--name VALUE` takes the next word whatever it
-/// is (so `--data -` and `--text --help` work); `--name=VALUE` is the same.
+/// single-value option, a missing required one or a choice not made exactly once (`OptionChoice`)
+/// fails (exit 2, with a "did you mean" when a declared name is close) before the command runs.
+/// `--name VALUE` takes the next word whatever it is (so `--data -` and `--text --help` work);
+/// `--name=VALUE` is the same.
 enum CommandLineParser {
     static func parse(_ argv: [String], root: CommandSpec) throws -> Invocation {
         guard let first = argv.first else { return .help(root) }
@@ -104,6 +105,8 @@ enum CommandLineParser {
         for option in spec.options where option.required && arguments.options[option.name] == nil {
             throw CLIError("missing --\(option.name) (\(spec.fullName) --help lists the options)")
         }
+        let given = Set(arguments.options.keys).union(arguments.switches)
+        for choice in spec.choices { try choice.check(given, for: spec) }
         return arguments
     }
 

@@ -7,14 +7,18 @@ struct CommandSpec: Sendable {
     let path: [String]
     let summary: String
     let options: [OptionSpec]
+    /// Options of which exactly one alternative must be given (`OptionChoice`).
+    let choices: [OptionChoice]
     let subcommands: [CommandSpec]
     let run: (@Sendable (Arguments) throws -> Void)?
 
     /// A command that runs.
-    init(_ path: [String], _ summary: String, options: [OptionSpec] = [], run: @escaping @Sendable (Arguments) throws -> Void) {
+    init(_ path: [String], _ summary: String, options: [OptionSpec] = [], choices: [OptionChoice] = [],
+         run: @escaping @Sendable (Arguments) throws -> Void) {
         self.path = path
         self.summary = summary
         self.options = options
+        self.choices = choices
         self.subcommands = []
         self.run = run
     }
@@ -24,6 +28,7 @@ struct CommandSpec: Sendable {
         self.path = path
         self.summary = summary
         self.options = []
+        self.choices = []
         self.subcommands = subcommands
         self.run = nil
     }

@@ -12,6 +12,21 @@ enum CommandTable {
         .value("ca-file", "PEM", "extra CA certificates for the node's TLS"),
     ]
 
+    /// `--space FILE`, or any's ACL material: how a client command names a space.
+    static let spaceFile = OptionSpec.value("space", "FILE", "the space file (client space new): push key and payload key")
+    static let metadataKey = OptionSpec.value("space-metadata-key", "HEX", "any: the space's first metadata key")
+    static let readKey = OptionSpec.value("read-key", "HEX", "any: the space's read key")
+    /// Both keys: `--space FILE` or `--space-metadata-key HEX --read-key HEX`.
+    static let spaceKeys = OptionChoice([["space"], ["space-metadata-key", "read-key"]])
+
+    /// What `client notify` sends: any's chat payload, your own bytes, or nothing (a wake).
+    static let notifyPayload: OptionChoice = {
+        let own = ["topic", "group-id", "replaces", "own-devices"]
+        return OptionChoice([["chat"], ["payload-file"], ["payload-json"], ["wake"]], with: [
+            ["text", "mention", "msg-id", "sender-name", "chat-name", "space-name", "space-id"], own, own, own,
+        ])
+    }()
+
     static let root = CommandSpec(group: [], "pushnode", [
         CommandSpec(["serve"], "run the node until SIGTERM/SIGINT (no config: embedded default on 127.0.0.1:8765)",
                     options: [config], run: runServe),
@@ -140,33 +155,51 @@ enum CommandTable {
             CommandSpec(["client", "token", "list"], "the account's registrations (never tokens)", options: node,
                         run: ClientTokenCommands.list),
         ]),
+        CommandSpec(group: ["client", "space"], "space files: a space's push key and payload key", [
+            CommandSpec(["client", "space", "new"], "a random space, no ACL material: {\"spaceKey\", \"keyId\", \"path\"}",
+                        options: [.value("out", "FILE", "the new space file (0600, never replaced)", required: true)],
+                        run: ClientSpaceCommand.new),
+            CommandSpec(["client", "space", "derive"], "the space file of an any space, from its ACL material", options: [
+                .value("space-metadata-key", "HEX", "the space's first metadata key", required: true),
+                .value("read-key", "HEX", "the space's current read key", required: true),
+                .value("out", "FILE", "the new space file (0600, never replaced)", required: true),
+            ], run: ClientSpaceCommand.derive),
+        ]),
         CommandSpec(["client", "subscribe"], "subscribe topics, or set a space's topics from notify modes", options: node + [
-            .value("space-metadata-key", "HEX", "the space's first metadata key", required: true),
+            spaceFile, metadataKey,
             .value("topic", "T", "a topic to add", repeatable: true),
             .value("mode", "MODE", "all, mentions or none: the space's topics become exactly these"),
             .value("chat", "ID[=MODE]", "a chat of the space, with an optional override", repeatable: true),
-        ], run: ClientSubscribeCommands.subscribe),
+        ], choices: [OptionChoice([["space"], ["space-metadata-key"]])], run: ClientSubscribeCommands.subscribe),
         CommandSpec(["client", "subscriptions"], "the account's topics on the node", options: node,
                     run: ClientSubscribeCommands.list),
-        CommandSpec(["client", "notify"], "send a notify as PushSender does; prints each request", options: node + [
-            .value("space-metadata-key", "HEX", "the space's first metadata key", required: true),
-            .value("read-key", "HEX", "the space's read key", required: true),
-            .value("chat", "ID", "the chat id", required: true),
-            .value("text", "T", "the message text (required for a message)"),
-            .value("mention", "ID", "a mentioned (call: invited) account", repeatable: true),
-            .value("kind", "K", "message (default), silent or call"),
-            .value("msg-id", "ID", "the message id (default a new UUID)"),
-            .value("sender-name", "NAME", "the sender's display name"),
-            .value("chat-name", "NAME", "the chat's name"),
-            .value("space-name", "NAME", "the space's name"),
-            .value("space-id", "ID", "the space id (default the space key)"),
-            .value("device", "ID", "silent: the device to skip"),
-            .value("ttl", "SECONDS", "call: the ring window (default 45)"),
-        ], run: ClientNotifyCommand.run),
-        CommandSpec(["client", "open"], "x-any-* data keys -> decoded, verified payload", options: [
-            .value("key", "BASE64", "the payload key", required: true),
+        CommandSpec(["client", "notify"], "send any's chat push, your own bytes, or a wake; prints each request", options: node + [
+            spaceFile, metadataKey, readKey,
+            .value("chat", "ID", "any: the chat id (the push is any's chat payload)"),
+            .value("text", "T", "any: the message text (required for a message)"),
+            .value("mention", "ID", "any: a mentioned (call: invited) account", repeatable: true),
+            .value("msg-id", "ID", "any: the message id (default a new UUID)"),
+            .value("sender-name", "NAME", "any: the sender's display name"),
+            .value("chat-name", "NAME", "any: the chat's name"),
+            .value("space-name", "NAME", "any: the space's name"),
+            .value("space-id", "ID", "any: the space id (default the space key)"),
+            .value("payload-file", "F", "seal these bytes as they are"),
+            .value("payload-json", "JSON", "seal this JSON text as it is"),
+            .flag("wake", "no payload: a content-free wake"),
+            .value("topic", "T", "a topic of the space to notify", repeatable: true),
+            .value("group-id", "G", "collapse and replace key (1-64 printable ASCII)"),
+            .flag("replaces", "withdraw your undelivered pushes of --group-id to the same devices"),
+            .flag("own-devices", "POST /v1/notify/silent: your own devices (topic: your account id)"),
+            .value("kind", "K", "message (default), silent, call or clear (with --chat: message, silent or call)"),
+            .value("device", "ID", "silent to your own devices: the device to skip"),
+            .value("ttl", "SECONDS", "time to live (with --chat --kind call: the ring window, default 45)"),
+        ], choices: [spaceKeys, notifyPayload], run: ClientNotifyCommand.run),
+        CommandSpec(["client", "open"], "x-any-* data keys -> verified, decrypted payload", options: [
+            .value("key", "BASE64", "the payload key"),
+            spaceFile,
+            .value("sender", "ID", "the sender's account id: open its own bytes (no any payload)"),
             .value("data", "JSON|-", "the data keys as a JSON object ('-': stdin)", required: true),
-        ], run: ClientOpenCommand.run),
+        ], choices: [OptionChoice([["key"], ["space"]])], run: ClientOpenCommand.run),
         CommandSpec(["client", "reconcile"], "the app's reconcile loop, following a state file", options: node + [
             .value("state", "FILE", "the JSON state file", required: true),
             .flag("once", "one pass, printed as JSON, then exit"),

@@ -21,6 +21,10 @@ enum HelpText {
             }
             rows.append(("-h, --help", "this help"))
             lines += table(rows)
+            if !spec.choices.isEmpty {
+                lines += ["", "exactly one of:"]
+                lines += spec.choices.map { "  " + $0.rendered(in: spec) }
+            }
         }
         return lines.joined(separator: "\n")
     }

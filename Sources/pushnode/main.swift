@@ -32,11 +32,16 @@ usage: pushnode <command> [options]
   client token set|revoke|list     --account FILE [--node URL] [--ca-file PEM]
          set: --device ID --platform P --token T [--p256dh K --auth A] [--environment E] [--app-id A]
          revoke: --device ID | --token T --platform P
-  client subscribe --account FILE --space-metadata-key HEX (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)
+  client space new --out FILE      a random space (push key + payload key, 0600): {"spaceKey", "keyId", "path"}
+  client space derive --space-metadata-key HEX --read-key HEX --out FILE   the same file for an any space
+         (every client command naming a space takes --space FILE or any's --space-metadata-key [--read-key])
+  client subscribe --account FILE (--space FILE | --space-metadata-key HEX) (--topic T … | --mode all|mentions|none [--chat ID[=MODE]]…)
   client subscriptions --account FILE
-  client notify --account FILE --space-metadata-key HEX --read-key HEX --chat ID --text T
-         [--mention ID]… [--kind message|silent|call]
-  client open --key BASE64 --data JSON|-   x-any-* data keys -> decoded, verified payload
+  client notify --account FILE (--space FILE | --space-metadata-key HEX --read-key HEX)
+         --chat ID --text T [--mention ID]… [--kind message|silent|call]      any's chat payload
+         | (--payload-file F | --payload-json JSON | --wake) --topic T… [--group-id G]
+           [--kind message|silent|call|clear] [--ttl S] [--replaces] [--own-devices [--device ID]]
+  client open (--key BASE64 | --space FILE) [--sender ID] --data JSON|-   x-any-* data keys -> verified payload
   client reconcile --state FILE --account FILE [--once] [--poll-ms N] [--tick-seconds N]
                                    (client commands: --node defaults to http://127.0.0.1:8765)
   version, --version               print the version

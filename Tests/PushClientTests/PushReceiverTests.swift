@@ -111,4 +111,37 @@ import Testing
         #expect(cache.count == 200)
         #expect(keys.allSatisfy { cache.key(for: SHA256.hex($0)) == $0 })
     }
+
+    // MARK: A generic payload: the sender's own bytes, its account named by the receiver
+
+    /// The vector push opened as bytes: the plaintext exactly, signed by the vector account.
+    @Test func aGenericPushOpensToTheSealedBytesOfTheNamedSender() throws {
+        let sender = try AccountID(AnyCompatVector.accountId)
+        #expect(try Fixtures.receiver().open(data: Self.vectorData, signedBy: sender)
+            == .opened(Array(AnyCompatVector.plaintext.utf8)))
+        #expect(try PushReceiver().open(data: Self.vectorData, signedBy: sender) == .unknownKey(keyId: AnyCompatVector.encKeyId))
+        #expect(try Fixtures.receiver().open(data: ["x-any-type": "normal", "x-any-group-id": "g", "x-any-id": "n"],
+                                             signedBy: sender) == .noMessage)
+    }
+
+    @Test func aGenericPushSignedByAnyoneElseOrAlteredIsRefused() throws {
+        let other = AccountKey.generate().accountID
+        #expect(throws: PushClientError(code: .badSignature, message: "x-any-signature is not the sender's")) {
+            try Fixtures.receiver().open(data: Self.vectorData, signedBy: other)
+        }
+        var sealed = try Base64.decode(AnyCompatVector.payload)
+        sealed[20] ^= 1
+        var data = Self.vectorData
+        data["x-any-payload"] = Base64.encode(sealed)
+        #expect(throws: PushClientError(code: .badSignature, message: "x-any-signature is not the sender's")) {
+            try Fixtures.receiver().open(data: data, signedBy: try AccountID(AnyCompatVector.accountId))
+        }
+        // Signed by the sender but sealed under another key announced with this key id.
+        let foreign = try PayloadKey.generate().seal([1, 2, 3]).bytes
+        data["x-any-payload"] = Base64.encode(foreign)
+        data["x-any-signature"] = Base64.encode(Fixtures.account.sign(foreign))
+        #expect(throws: PushClientError(code: .doesNotOpen, message: "the payload does not open with this key")) {
+            try Fixtures.receiver().open(data: data, signedBy: Fixtures.account.accountID)
+        }
+    }
 }

@@ -55,7 +55,7 @@ public final class PushSender: Sendable {
         /// Retries scheduled.
         public var retried = 0
         /// Requests that failed, by reason: `rejected`, `retries_exhausted`, `rate_limited`,
-        /// `payload_unfittable`, `seal_failed`.
+        /// `payload_unfittable`, `seal_failed`; for `send(_:in:)` also `payload_too_large`, `invalid_push`.
         public var failed: [String: Int] = [:]
 
         public init() {}
@@ -85,7 +85,7 @@ public final class PushSender: Sendable {
     /// - Returns: false when the call was dropped (queue full).
     @discardableResult
     public func chatMessage(space: PushSpace, chat: PushChat, message: OutgoingMessage, mentions: [String] = []) -> Bool {
-        core.enqueue(SendJob(kind: .message, space: space, chat: chat, message: message, identities: mentions))
+        core.enqueue(SendJob(.chat(ChatCall(kind: .message, space: space, chat: chat, message: message, identities: mentions))))
     }
 
     /// An edit: publishes only the mention topics of `newMentions` (see `ChatTopics.addedMentions`);
@@ -93,7 +93,7 @@ public final class PushSender: Sendable {
     @discardableResult
     public func chatEdit(space: PushSpace, chat: PushChat, message: OutgoingMessage, newMentions: [String]) -> Bool {
         guard !newMentions.isEmpty else { return true }
-        return core.enqueue(SendJob(kind: .edit, space: space, chat: chat, message: message, identities: newMentions))
+        return core.enqueue(SendJob(.chat(ChatCall(kind: .edit, space: space, chat: chat, message: message, identities: newMentions))))
     }
 
     /// A read: a silent notify (`POST /v1/notify/silent`) to the account's own identity topic with
@@ -103,8 +103,8 @@ public final class PushSender: Sendable {
     /// same chat within 24 h for a duplicate of the first and drop it.
     @discardableResult
     public func chatRead(space: PushSpace, chat: PushChat, skipDevice: String? = nil) -> Bool {
-        core.enqueue(SendJob(kind: .read, space: space, chat: chat, message: nil, identities: [],
-                             skipDevice: skipDevice ?? core.configuration.deviceId))
+        core.enqueue(SendJob(.chat(ChatCall(kind: .read, space: space, chat: chat, message: nil, identities: [],
+                                            skipDevice: skipDevice ?? core.configuration.deviceId))))
     }
 
     /// A call ring: kind `call`, ttl = the ring window, on the message topics with `invitees` as the
@@ -114,7 +114,21 @@ public final class PushSender: Sendable {
                          ringWindow: Duration? = nil) -> Bool {
         let window = ringWindow ?? core.configuration.ringWindow
         let ttl = max(1, Int(window.timeInterval.rounded(.up)))
-        return core.enqueue(SendJob(kind: .call, space: space, chat: chat, message: call, identities: invitees, ttl: ttl))
+        return core.enqueue(SendJob(.chat(ChatCall(kind: .call, space: space, chat: chat, message: call, identities: invitees, ttl: ttl))))
+    }
+
+    /// A push of your own bytes, for any chat server: `push.payload` is sealed as it is with the
+    /// space's payload key (no envelope added; nil sends a content-free wake), signed with the
+    /// account key, the topics signed with the space's push key, and sent with the push's kind,
+    /// `groupId`, ttl and `replaces` — queued, retried and counted like the chat calls.
+    ///
+    /// A payload whose sealed size exceeds `min(node maxPayloadBytes, providerPayloadLimit)` is not
+    /// shrunk (the sender cannot know its format) but fails, counted as `payload_too_large`; a push
+    /// the node would refuse (kind `clear` or `replaces` without `groupId`) as `invalid_push`.
+    /// - Returns: false when the call was dropped (queue full).
+    @discardableResult
+    public func send(_ push: OutgoingPush, in space: PushSpaceKeys) -> Bool {
+        core.enqueue(SendJob(.push(push, signer: space.pushKey, sealer: space.payloadKey)))
     }
 
     /// A snapshot of the counters.

@@ -160,20 +160,20 @@ final class SenderCore: Sendable {
                                    providerLimit: configuration.providerPayloadLimit) {
         case .failure(let failure):
             state.withLock { $0.counters.failed[failure.name, default: 0] += 1 }
-            log.event("push_failed", [("kind", job.kind.rawValue), ("reason", failure.name),
+            log.event("push_failed", [("kind", job.kindName), ("reason", failure.name),
                                       ("max_payload_bytes", "\(limits.maxPayloadBytes)")])
             finish()
         case .success(let plan):
             if let step = plan.step, step != .full {
                 state.withLock { $0.counters.shrunk += 1 }
-                log.event("push_shrunk", [("kind", job.kind.rawValue), ("step", step.rawValue),
+                log.event("push_shrunk", [("kind", job.kindName), ("step", step.rawValue),
                                           ("max_payload_bytes", "\(limits.maxPayloadBytes)")])
             }
             guard !plan.requests.isEmpty else { return finish() }
             state.withLock { $0.outstanding += plan.requests.count - 1 }
             let replannable = plan.requests.count == 1 && !job.replanned ? job : nil
             for request in plan.requests {
-                await attempt(PreparedRequest(path: request.path, body: request.body, kind: job.kind,
+                await attempt(PreparedRequest(path: request.path, body: request.body, kindName: job.kindName,
                                               schedule: RetrySchedule(policy: configuration.retry),
                                               replannable: replannable))
             }
@@ -212,10 +212,10 @@ final class SenderCore: Sendable {
                 // The node's limit is below what we assumed: learn it and plan this call once more.
                 await capabilities.invalidate()
                 job.replanned = true
-                log.event("push_replanned", [("kind", job.kind.rawValue), ("reason", "payload_too_large")])
+                log.event("push_replanned", [("kind", job.kindName), ("reason", "payload_too_large")])
                 return await process(job)
             }
-            var fields = [("kind", request.kind.rawValue), ("reason", reason.name),
+            var fields = [("kind", request.kindName), ("reason", reason.name),
                           ("attempts", "\(request.schedule.attempts)")]
             if case let .rejected(status, code) = reason {
                 fields.append(("status", "\(status)"))

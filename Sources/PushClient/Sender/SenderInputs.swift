@@ -22,6 +22,11 @@ public struct PushSpace: Sendable {
         self.signer = signer
         self.sealer = sealer
     }
+
+    /// An any space on its two keys (`PushSpaceKeys.derive(firstMetadataKey:readKey:)`).
+    public init(spaceId: String, name: String = "", uxType: Int = 0, type: Int = 0, keys: PushSpaceKeys) {
+        self.init(spaceId: spaceId, name: name, uxType: uxType, type: type, signer: keys.pushKey, sealer: keys.payloadKey)
+    }
 }
 
 /// A chat object: its id (hashed into topics and `groupId`) and display name.

@@ -5,21 +5,17 @@ import PushSupport
 /// The account key kept on disk: the 32-byte Ed25519 seed as lowercase hex and a newline, in a
 /// file only its owner can read (0600) — the form `pushnode keys account --out` writes.
 ///
-/// Loading refuses a file that others can read or write (any group/other permission bit, as ssh
-/// does for private keys): whoever reads the seed speaks for the account. Creating never
+/// Loading refuses a file that others can read or write (`OwnerOnlyFile`): whoever reads the seed
+/// speaks for the account. Creating never
 /// replaces a file (`O_EXCL`): an existing file may hold the only copy of another account's key.
 public enum AccountKeyFile {
     /// Reads the seed at `path`.
     /// - Throws: `PushClientError` `client.key_file` when the file is missing, unreadable, open to
     ///   others, or does not hold 64 hex digits.
     public static func load(_ path: String) throws(PushClientError) -> AccountKey {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw failure("\(path): \(String(cString: strerror(errno)))") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw failure("\(path) is accessible by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+        guard let text = String(validating: try OwnerOnlyFile.read(path), as: UTF8.self) else {
+            throw failure("\(path) cannot be read")
         }
-        guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else { throw failure("\(path) cannot be read") }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count == 64, var seed = try? Hex.decode(trimmed) else {
             throw failure("\(path) does not hold a 32-byte hex seed")
@@ -59,7 +55,5 @@ public enum AccountKeyFile {
         guard created else { throw failure("cannot create \(path): \(String(cString: strerror(EEXIST)))") }
     }
 
-    private static func failure(_ message: String) -> PushClientError {
-        PushClientError(code: .keyFile, message: message)
-    }
+    private static func failure(_ message: String) -> PushClientError { OwnerOnlyFile.failure(message) }
 }

@@ -38,9 +38,11 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
         public static let sourceFailed: Code = "client.source_failed"
         /// Sealing the payload failed.
         public static let sealFailed: Code = "client.seal_failed"
+        /// A payload of the caller's own bytes seals to more than the node (or every provider) takes.
+        public static let payloadTooLarge: Code = "client.payload_too_large"
         /// A space key that is not base58 of 32 bytes.
         public static let badSpaceKey: Code = "client.bad_space_key"
-        /// The account key file is missing, open to others, or malformed.
+        /// The account key file or space file is missing, open to others, or malformed.
         public static let keyFile: Code = "client.key_file"
         /// An argument the node would refuse anyway (e.g. Web Push keys that are not base64url).
         public static let invalidArgument: Code = "client.invalid_argument"

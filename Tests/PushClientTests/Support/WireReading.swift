@@ -20,6 +20,7 @@ struct WireNotify: Codable, Hashable, Sendable {
     var kind: String?
     var ttl: Int?
     var deviceId: String?
+    var replaces: Bool?
 }
 
 /// `PUT`/`POST /v1/subscriptions`.
