@@ -19,7 +19,8 @@ enum ClientReconcileCommand {
         let path = try args.required("state")
         let poll = try positive(args, "poll-ms", default: 1000)
         let tick = try positive(args, "tick-seconds", default: 300)
-        let log = PushLog.standardError
+        // Long-lived like the node, so its lines start with the time as the node's do.
+        let log = PushLog { line in FileHandle.standardError.write(Data((Timestamp.rfc3339(Date()) + " " + line + "\n").utf8)) }
         let source = StateFileSource()
         var state = try ClientState.read(path)
         try source.update(state)

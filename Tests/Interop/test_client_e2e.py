@@ -321,6 +321,7 @@ def test_reconcile_follows_the_state_file_and_logs_each_subscribe_all(alice, tmp
         assert "result=unchanged" in line and "fallbacks=1" in line
         assert held(alice) == set()
         assert not any(re.search(r"[0-9a-f]{64}|seed", l) for l in lines if "event=subscribe_all" in l)
+        assert all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z event=", l) for l in lines), lines
     finally:
         proc.terminate()
         proc.wait(timeout=10)
