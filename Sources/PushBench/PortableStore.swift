@@ -41,7 +41,10 @@ final class PortableStore: PushStore {
                          duplicateSince: duplicateSince)
     }
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try base.claimDue(provider: provider, limit: limit, now: now) }
-    func complete(_ entryIDs: [Int64]) throws { try base.complete(entryIDs) }
+    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try base.complete(finished, at: now) }
+    func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
+        try base.notificationStatus(id: id, caller: caller)
+    }
     func reschedule(_ entryID: Int64, at date: Date) throws { try base.reschedule(entryID, at: date) }
     func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try base.renewClaims(entryIDs, now: now) }
     func onEnqueue(_ handler: @escaping @Sendable () -> Void) { base.onEnqueue(handler) }

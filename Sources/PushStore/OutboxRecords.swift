@@ -56,11 +56,14 @@ package struct PurgeCounts: Sendable, Equatable {
     package var idempotencyRecords: Int
     package var notifications: Int
     package var deliveries: Int
+    /// Notification statuses past the outcome retention.
+    package var statuses: Int
 
-    package init(idempotencyRecords: Int = 0, notifications: Int = 0, deliveries: Int = 0) {
+    package init(idempotencyRecords: Int = 0, notifications: Int = 0, deliveries: Int = 0, statuses: Int = 0) {
         self.idempotencyRecords = idempotencyRecords
         self.notifications = notifications
         self.deliveries = deliveries
+        self.statuses = statuses
     }
 }
 

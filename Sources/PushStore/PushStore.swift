@@ -70,9 +70,11 @@ package protocol PushStore: AnyObject, Sendable {
     /// deleted on the way and counted in the claim. A claim that is neither completed nor rescheduled
     /// before its lease ends becomes due again (a crashed sender).
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim
-    /// Deletes finished deliveries (delivered, rejected, expired or dead).
-    func complete(_ entryIDs: [Int64]) throws
-    /// Returns a claimed delivery to the queue, due at `date`.
+    /// Deletes finished deliveries, counting each one's outcome for its notification's status and
+    /// its registration's `lastOutcome` (and `lastDeliveryAt` = `now` when delivered).
+    func complete(_ finished: [FinishedDelivery], at now: Date) throws
+    /// Returns a claimed delivery to the queue, due at `date`; its registration's `lastOutcome`
+    /// becomes `retrying`.
     func reschedule(_ entryID: Int64, at date: Date) throws
     /// Extends the claims on `entryIDs` to a full lease from `now`, for sends still in flight (call it
     /// well within the lease, e.g. every third of it). Rows no longer held by this node (completed, or
@@ -87,10 +89,15 @@ package protocol PushStore: AnyObject, Sendable {
     /// queued deliveries are dropped when claimed. Returns whether it was deleted.
     @discardableResult
     func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool
+    /// The status of the notification `id` if `caller` sent it and it is younger than the
+    /// store's outcome retention (PROTOCOL §4.4), else nil: its deliveries still in the outbox by
+    /// state, and the finished ones by outcome, per provider.
+    func notificationStatus(id: String, caller: String) throws -> NotificationStatus?
     /// Queue depth and oldest entry per provider (providers with an empty queue are absent).
     func outboxStatistics() throws -> [Provider: OutboxStatistics]
-    /// Deletes idempotency records older than 24 h before `now` and queued deliveries past their ttl
-    /// (with their notification once it has no delivery left). Works in bounded batches: call it
+    /// Deletes idempotency records older than 24 h before `now`, queued deliveries past their ttl
+    /// (with their notification once it has no delivery left, each counted `expired`), and
+    /// notification statuses older than the outcome retention. Works in bounded batches: call it
     /// periodically (e.g. every minute), or again while it returns non-zero counts.
     @discardableResult
     func purgeExpired(now: Date) throws -> PurgeCounts

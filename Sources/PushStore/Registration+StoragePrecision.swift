@@ -9,4 +9,11 @@ extension Registration {
         copy.updatedAt = Date(unixMilliseconds: updatedAt.unixMilliseconds)
         return copy
     }
+
+    /// This registration as a claim returns it: the last outcome and delivery are for listing only.
+    var withoutLastDelivery: Registration {
+        var copy = self
+        (copy.lastDeliveryAt, copy.lastOutcome) = (nil, nil)
+        return copy
+    }
 }

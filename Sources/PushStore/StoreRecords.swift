@@ -15,6 +15,11 @@ package struct Registration: Sendable, Equatable {
     package var environment: String
     package var createdAt: Date
     package var updatedAt: Date
+    /// When a push was last delivered to it (read by `registrations(ofAccount:)`; a save keeps it
+    /// unless the registration moves to another account).
+    package var lastDeliveryAt: Date?
+    /// The outcome of its last finished try (`LastOutcome`), read like `lastDeliveryAt`.
+    package var lastOutcome: String?
 
     package init(id: String, account: String, deviceId: String, platform: Platform, token: String,
                 p256dh: [UInt8]? = nil, auth: [UInt8]? = nil, appId: String, environment: String,

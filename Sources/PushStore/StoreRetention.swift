@@ -6,6 +6,10 @@ package enum StoreRetention {
     /// How long an idempotency record answers duplicates (PROTOCOL §4).
     package static let idempotencyWindow: TimeInterval = 24 * 3600
 
+    /// How long a notification's status answers `GET /v1/notifications/{id}` by default
+    /// (`storage.outcomeRetention`, PROTOCOL §4.4).
+    package static let defaultOutcomeRetention: TimeInterval = 24 * 3600
+
     /// Most rows of each kind one purge deletes, so no writer (and no request waiting on it) is held
     /// for long; a backlog is worked off over successive calls.
     static let purgeBatch = 10_000

@@ -17,8 +17,8 @@ extension LaneStateMachine {
         case send([OutboxEntry], generation: Int)
         /// Return a claimed row to the queue, due at `at`.
         case reschedule(Int64, at: Date)
-        /// Delete finished rows.
-        case complete([Int64])
+        /// Delete finished rows, each counted by its outcome.
+        case complete([FinishedDelivery])
         /// Extend the leases of the rows in flight (a lost one is logged).
         case renewClaims([Int64])
         /// The provider refused the credential `attempt` was sent with: renew it once

@@ -51,7 +51,7 @@ extension LaneStateMachine {
         }
         switch decision {
         case .delivered:
-            complete(id)
+            complete(id, .delivered)
             var actions: [Action] = [.count(.delivered, 1), event(.delivered)]
             if hasCredentials { actions.append(.credentialsAccepted(generation: attempt.generation)) }
             return actions + setHealth(.healthy)
@@ -59,18 +59,18 @@ extension LaneStateMachine {
             if scope == .origin { hold(scopeOf: attempt.job, until: at) }
             return [reschedule(id, at: at), .count(.retried, 1), event(.retried, reason, next: at)]
         case .dead(let reason, let invalidSince):
-            complete(id)
+            complete(id, .dead)
             return [.prune(registrationID: attempt.job.registration.registrationId,
                            notUpdatedAfter: invalidSince ?? .distantFuture, reason: reason),
                     .count(.dead, 1), event(.dead, reason)]
         case .rejected(let reason):
-            complete(id)
+            complete(id, .rejected)
             return [.count(.rejected, 1), event(.rejected, reason)]
         case .misconfigured(let reason):
-            complete(id)
+            complete(id, .rejected)
             return [.count(.rejected, 1)] + setHealth(.misconfigured) + [event(.rejected, reason, health: "misconfigured")]
         case .expired:
-            complete(id)
+            complete(id, .expired)
             return [.count(.expired, 1), event(.expired)]
         case .refreshCredentials(_, let retryAt):
             // Never reached: `finished` renews first, and a fallback decision is a transient's.

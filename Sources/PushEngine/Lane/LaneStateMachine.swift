@@ -77,7 +77,7 @@ struct LaneStateMachine {
     /// counted from it.
     private var generation = 0
     /// Rows finished since the last pass, deleted in its one write.
-    private var completions: [Int64] = []
+    private var completions: [FinishedDelivery] = []
 
     init(provider: Provider, gateway: any PushGateway, hasCredentials: Bool, settings: Settings) {
         self.provider = provider
@@ -212,7 +212,9 @@ struct LaneStateMachine {
         if inFlightIDs.isEmpty { nextRenewal = .distantFuture }
     }
 
-    mutating func complete(_ entryID: Int64) { completions.append(entryID) }
+    mutating func complete(_ entryID: Int64, _ outcome: FinalOutcome) {
+        completions.append(FinishedDelivery(id: entryID, outcome: outcome))
+    }
 
     mutating func hold(scopeOf job: DeliveryJob, until date: Date) {
         if let key = gateway.backoffScope(for: job) { holds.hold(key, until: date) }

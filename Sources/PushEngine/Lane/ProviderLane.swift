@@ -180,8 +180,8 @@ final class ProviderLane: @unchecked Sendable {
             do { try store.reschedule(id, at: date) } catch {
                 log(.error, "outbox_reschedule", ["provider": "\(name)", "error": "\(error)"])
             }
-        case .complete(let ids):
-            do { try store.complete(ids) } catch {
+        case .complete(let finished):
+            do { try store.complete(finished, at: clock.now()) } catch {
                 log(.error, "outbox_complete", ["provider": "\(name)", "error": "\(error)"])
             }
         case .renewClaims(let ids):

@@ -41,6 +41,7 @@ extension MemoryStore {
     package func purgeExpired(now: Date) throws -> PurgeCounts {
         let nowMs = now.unixMilliseconds
         let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
+        let forgotten = now.addingTimeInterval(-configuration.outcomeRetention).unixMilliseconds
         return try write { tables in
             var counts = PurgeCounts()
             let stale = tables.idempotency.lazy.filter { $0.value.createdAt < horizon }.prefix(StoreRetention.purgeBatch)
@@ -54,10 +55,16 @@ extension MemoryStore {
                 let expired = rows.values.lazy
                     .filter { !$0.claimed && $0.nextAttemptAt <= nowMs && $0.expiresAt <= nowMs }
                     .prefix(StoreRetention.purgeBatch).map(\.id)
-                for id in Array(expired) where tables.deleteEntry(id) {
+                for id in Array(expired) where tables.deleteEntry(id, outcome: .expired, at: nowMs) {
                     counts.notifications += 1
                 }
                 counts.deliveries += expired.count
+            }
+            let old = tables.notificationLog.lazy.filter { $0.value.createdAt < forgotten }.prefix(StoreRetention.purgeBatch).map(\.key)
+            for id in Array(old) {
+                tables.notificationLog[id] = nil
+                tables.outcomes[id] = nil
+                counts.statuses += 1
             }
             return counts
         }

@@ -14,13 +14,14 @@ extension MemoryStore {
             var claim = OutboxClaim()
             for var row in due {
                 if row.expiresAt <= nowMs {
-                    tables.deleteEntry(row.id)
+                    tables.deleteEntry(row.id, outcome: .expired, at: nowMs)
                     claim.expired += 1
                     continue
                 }
                 guard let registration = tables.registrations[row.registrationId],
                       let notification = tables.notifications[row.notification] else {
-                    tables.deleteEntry(row.id)
+                    // Its registration is gone (pruned or revoked): for the status, the device is dead.
+                    tables.deleteEntry(row.id, outcome: .dead, at: nowMs)
                     claim.orphaned += 1
                     continue
                 }
@@ -31,25 +32,30 @@ extension MemoryStore {
                 claim.entries.append(OutboxEntry(
                     id: row.id, attempts: row.attempts, createdAt: Date(unixMilliseconds: row.createdAt),
                     expiresAt: Date(unixMilliseconds: row.expiresAt), notification: notification.record,
-                    registration: registration))
+                    registration: registration.withoutLastDelivery))
             }
             return claim
         }
     }
 
-    package func complete(_ entryIDs: [Int64]) throws {
-        guard !entryIDs.isEmpty else { return }
+    package func complete(_ finished: [FinishedDelivery], at now: Date) throws {
+        guard !finished.isEmpty else { return }
         try write { tables in
-            for id in entryIDs { tables.deleteEntry(id) }
+            for delivery in finished { tables.deleteEntry(delivery.id, outcome: delivery.outcome, at: now.unixMilliseconds) }
         }
     }
 
     package func reschedule(_ entryID: Int64, at date: Date) throws {
         try write { tables in
-            guard let (provider, _) = tables.row(entryID) else { return }
+            guard let (provider, row) = tables.row(entryID) else { return }
             tables.outbox[provider]![entryID]!.claimed = false
             tables.outbox[provider]![entryID]!.nextAttemptAt = date.unixMilliseconds
+            tables.recordLastOutcome(LastOutcome.retrying, of: row.registrationId)
         }
+    }
+
+    package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
+        try read { $0.status(of: id, caller: caller) }
     }
 
     /// One process: every claimed row is this store's, so renewing is moving its lease end.

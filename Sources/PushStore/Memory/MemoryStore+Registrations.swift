@@ -8,7 +8,11 @@ extension MemoryStore {
             if let previous = tables.registrations[registration.id], previous.account == registration.account {
                 stored.createdAt = previous.createdAt
             }
-            tables.insert(stored)
+            // The same account keeps the last outcome and delivery; another account starts without them.
+            let previous = tables.registrations[registration.id].flatMap { $0.account == stored.account ? $0 : nil }
+            var kept = stored
+            (kept.lastDeliveryAt, kept.lastOutcome) = (previous?.lastDeliveryAt, previous?.lastOutcome)
+            tables.insert(kept)
             // A device holds one token per platform and app: a new one replaces the rotated one.
             for id in tables.registrationIDs[stored.account] ?? [] where id != stored.id {
                 guard let other = tables.registrations[id] else { continue }

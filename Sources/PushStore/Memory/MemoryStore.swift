@@ -24,9 +24,12 @@ package final class MemoryStore: PushStore {
     package struct Configuration: Sendable {
         /// How long a claimed delivery stays claimed unless renewed.
         package var claimLease: TimeInterval
+        /// How long a notification's status is kept (`storage.outcomeRetention`).
+        package var outcomeRetention: TimeInterval
 
-        package init(claimLease: TimeInterval = 60) {
+        package init(claimLease: TimeInterval = 60, outcomeRetention: TimeInterval = StoreRetention.defaultOutcomeRetention) {
             self.claimLease = claimLease
+            self.outcomeRetention = outcomeRetention
         }
     }
 

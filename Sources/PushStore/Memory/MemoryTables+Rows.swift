@@ -25,6 +25,11 @@ extension MemoryTables {
         var pending: Int
     }
 
+    struct LoggedNotification {
+        var caller: String
+        var createdAt: Int64
+    }
+
     struct IdempotencySlot: Hashable {
         var caller: String
         var key: [UInt8]

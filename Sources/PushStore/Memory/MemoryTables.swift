@@ -20,6 +20,10 @@ struct MemoryTables {
     private(set) var notifications: [Int64: StoredNotification] = [:]
     /// Outbox rows by provider, then id: a claim or a purge reads one provider's rows only.
     var outbox: [Provider: [Int64: OutboxRow]] = [:]
+    /// Accepted notifications by id, for their status (`notification_log`).
+    var notificationLog: [String: LoggedNotification] = [:]
+    /// Finished deliveries per notification id, provider and outcome (`delivery_outcomes`).
+    var outcomes: [String: [Provider: [FinalOutcome: Int]]] = [:]
     private var lastNotificationSeq: Int64 = 0
     private var lastOutboxID: Int64 = 0
 
@@ -91,6 +95,7 @@ struct MemoryTables {
             idempotency[IdempotencySlot(caller: caller, key: key.bytes)] =
                 IdempotencyRecord(notificationId: notification.id, createdAt: created)
         }
+        notificationLog[notification.id] = LoggedNotification(caller: caller, createdAt: created)
         guard !deliveries.isEmpty else { return }
         var record = notification
         record.createdAt = Date(unixMilliseconds: created)
@@ -115,7 +120,7 @@ struct MemoryTables {
             guard seqs.contains(row.notification), let registration = registrations[row.registrationId] else { return false }
             return supersession.devices.contains(DeviceRef(account: registration.account, deviceId: registration.deviceId))
         }
-        for row in withdrawn { deleteEntry(row.id) }
+        for row in withdrawn { deleteEntry(row.id, outcome: .superseded, at: 0) }
         return withdrawn.count
     }
 
@@ -127,13 +132,17 @@ struct MemoryTables {
         return nil
     }
 
-    /// Deletes one outbox row and, with its last row, its notification (then true).
+    /// Deletes one outbox row, counts its `outcome` and records it on the registration (unless
+    /// superseded), as the SQL stores do; with its last row its notification goes too (then true).
     @discardableResult
-    mutating func deleteEntry(_ id: Int64) -> Bool {
+    mutating func deleteEntry(_ id: Int64, outcome: FinalOutcome, at nowMs: Int64) -> Bool {
         guard let (provider, row) = row(id) else { return false }
         outbox[provider]?[id] = nil
         if outbox[provider]?.isEmpty == true { outbox[provider] = nil }
         guard var notification = notifications[row.notification] else { return false }
+        outcomes[notification.record.id, default: [:]][provider, default: [:]][outcome, default: 0] += 1
+        if outcome != .superseded { recordLastOutcome(outcome.rawValue, of: row.registrationId) }
+        if outcome == .delivered { registrations[row.registrationId]?.lastDeliveryAt = Date(unixMilliseconds: nowMs) }
         notification.pending -= 1
         if notification.pending <= 0 {
             notifications[row.notification] = nil
@@ -141,6 +150,27 @@ struct MemoryTables {
         }
         notifications[row.notification] = notification
         return false
+    }
+
+    mutating func recordLastOutcome(_ outcome: String, of registrationId: String) {
+        registrations[registrationId]?.lastOutcome = outcome
+    }
+
+    /// The status of a notification `caller` sent (nil for another caller's or an unknown id).
+    func status(of id: String, caller: String) -> NotificationStatus? {
+        guard let logged = notificationLog[id], logged.caller == caller else { return nil }
+        var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: logged.createdAt))
+        for (provider, counts) in outcomes[id] ?? [:] {
+            for (outcome, count) in counts { status.providers[provider, default: .init()].add(outcome, count) }
+        }
+        let seqs = Set(notifications.filter { $0.value.record.id == id }.keys)
+        for (provider, rows) in outbox {
+            for row in rows.values where seqs.contains(row.notification) {
+                status.providers[provider, default: .init()].addPending(
+                    claimed: row.claimed, attempts: row.attempts, due: Date(unixMilliseconds: row.nextAttemptAt))
+            }
+        }
+        return status
     }
 
     /// Every claim released: due at once, stamped with its queueing time (in the past whatever the

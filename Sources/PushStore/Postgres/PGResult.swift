@@ -39,6 +39,7 @@ struct PGRow {
     func text(_ column: Int32) -> String { result.text(index, column) }
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
     func int64(_ column: Int32) -> Int64 { Int64(text(column)) ?? 0 }
 

@@ -7,7 +7,7 @@
 /// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
 /// conversions and the semantics of every comparison.
 enum PostgresMigrations {
-    static let all: [String] = [version1, version2]
+    static let all: [String] = [version1, version2, version3]
 
     static var latestVersion: Int { all.count }
 
@@ -134,5 +134,27 @@ enum PostgresMigrations {
         ALTER TABLE notifications ADD COLUMN caller text;
         CREATE INDEX notifications_by_group ON notifications (caller, group_id) WHERE group_id IS NOT NULL;
         CREATE INDEX outbox_by_notification ON outbox (notification);
+        """
+
+    /// Outcomes (PROTOCOL §4.4): every accepted notification is logged with its caller for the
+    /// outcome retention, finished deliveries are counted per provider and outcome, and a
+    /// registration remembers its last outcome and delivery.
+    static let version3 = """
+        ALTER TABLE registrations ADD COLUMN last_delivery_at bigint;
+        ALTER TABLE registrations ADD COLUMN last_outcome text;
+        CREATE TABLE notification_log (
+            id         text PRIMARY KEY,
+            caller     text NOT NULL,
+            created_at bigint NOT NULL
+        );
+        CREATE INDEX notification_log_by_age ON notification_log (created_at);
+        CREATE TABLE delivery_outcomes (
+            notification_id text NOT NULL,
+            provider        text NOT NULL,
+            outcome         text NOT NULL,
+            count           integer NOT NULL,
+            PRIMARY KEY (notification_id, provider, outcome)
+        );
+        CREATE INDEX notifications_by_id ON notifications (id);
         """
 }

@@ -20,6 +20,8 @@ extension PostgresStore {
                                                       since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
+            try db.run("INSERT INTO notification_log (id, caller, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+                       [.text(notification.id), .text(caller), .integer(created)])
             let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
             guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
             let seq = try db.query("""
@@ -78,7 +80,7 @@ extension PostgresStore {
             """, [.text(caller), .text(supersession.groupId)]).rows
         let ids = rows.filter { supersession.devices.contains(DeviceRef(account: $0.text(1), deviceId: $0.text(2))) }
             .map { $0.int64(0) }
-        _ = try deleteEntries(ids, db: db)
+        _ = try deleteEntries(ids.map { FinishedDelivery(id: $0, outcome: .superseded) }, at: 0, db: db)
         return ids.count
     }
 
@@ -99,8 +101,19 @@ extension PostgresStore {
                 SELECT id FROM outbox WHERE next_attempt_at <= $1 AND expires_at <= $1 AND state = 0
                 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED
                 """, [.integer(nowMs)]).rows.map { $0.int64(0) }
-            counts.notifications = try Self.deleteEntries(expired, db: db)
+            counts.notifications = try Self.deleteEntries(expired.map { FinishedDelivery(id: $0, outcome: .expired) }, at: nowMs,
+                                                          db: db)
             counts.deliveries = expired.count
+        }
+        let forgotten = now.addingTimeInterval(-configuration.outcomeRetention).unixMilliseconds
+        counts.statuses = try write { db in
+            try db.query("""
+                WITH stale AS (DELETE FROM notification_log WHERE id = ANY(ARRAY(
+                    SELECT id FROM notification_log WHERE created_at < $1 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED))
+                    RETURNING id),
+                outcomes AS (DELETE FROM delivery_outcomes WHERE notification_id IN (SELECT id FROM stale))
+                SELECT 1 FROM stale
+                """, [.integer(forgotten)]).rowCount
         }
         return counts
     }

@@ -22,17 +22,18 @@ extension PostgresStore {
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
             var claim = OutboxClaim()
-            var dropped: [Int64] = []
+            var dropped: [FinishedDelivery] = []
             for row in try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]).rows {
                 let id = row.int64(0)
                 let expiresAt = row.int64(3)
                 if expiresAt <= nowMs {
-                    dropped.append(id)
+                    dropped.append(FinishedDelivery(id: id, outcome: .expired))
                     claim.expired += 1
                     continue
                 }
                 if !row.bool(12) {
-                    dropped.append(id)
+                    // Its registration is gone (pruned or revoked): for the status, the device is dead.
+                    dropped.append(FinishedDelivery(id: id, outcome: .dead))
                     claim.orphaned += 1
                     continue
                 }
@@ -54,20 +55,46 @@ extension PostgresStore {
                     WHERE id = ANY($3::bigint[])
                     """, [.integer(leaseEnd), .text(nodeID), .integerArray(claim.entries.map(\.id))])
             }
-            try Self.deleteEntries(dropped, db: db)
+            try Self.deleteEntries(dropped, at: nowMs, db: db)
             return claim
         }
     }
 
-    package func complete(_ entryIDs: [Int64]) throws {
-        guard !entryIDs.isEmpty else { return }
-        try write { db in try Self.deleteEntries(entryIDs, db: db) }
+    package func complete(_ finished: [FinishedDelivery], at now: Date) throws {
+        guard !finished.isEmpty else { return }
+        try write { db in try Self.deleteEntries(finished, at: now.unixMilliseconds, db: db) }
     }
 
     package func reschedule(_ entryID: Int64, at date: Date) throws {
         try write { db in
-            try db.run("UPDATE outbox SET state = 0, claimed_by = NULL, next_attempt_at = $1 WHERE id = $2",
-                       [.integer(date.unixMilliseconds), .integer(entryID)])
+            try db.run("""
+                WITH back AS (UPDATE outbox SET state = 0, claimed_by = NULL, next_attempt_at = $1 WHERE id = $2
+                              RETURNING registration)
+                UPDATE registrations r SET last_outcome = $3 FROM back WHERE r.id = back.registration
+                """, [.integer(date.unixMilliseconds), .integer(entryID), .text(LastOutcome.retrying)])
+        }
+    }
+
+    package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
+        try read { db in
+            let logged = try db.query("SELECT created_at FROM notification_log WHERE id = $1 AND caller = $2",
+                                      [.text(id), .text(caller)])
+            guard logged.rowCount > 0 else { return nil }
+            var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: logged.row(0).int64(0)))
+            for row in try db.query("SELECT provider, outcome, count FROM delivery_outcomes WHERE notification_id = $1",
+                                    [.text(id)]).rows {
+                guard let provider = Provider(rawValue: row.text(0)), let outcome = FinalOutcome(rawValue: row.text(1)) else { continue }
+                status.providers[provider, default: .init()].add(outcome, row.int(2))
+            }
+            for row in try db.query("""
+                SELECT o.provider, o.state, o.attempts, o.next_attempt_at FROM notifications n JOIN outbox o ON o.notification = n.seq
+                WHERE n.id = $1
+                """, [.text(id)]).rows {
+                guard let provider = Provider(rawValue: row.text(0)) else { continue }
+                status.providers[provider, default: .init()].addPending(claimed: row.int(1) == 1, attempts: row.int(2),
+                                                                        due: Date(unixMilliseconds: row.int64(3)))
+            }
+            return status
         }
     }
 
@@ -96,21 +123,35 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes outbox rows and the notifications whose last row they were; returns how many
+    /// Deletes outbox rows, counts each one's outcome for its notification's status, records it
+    /// on the registration (unless superseded: no try; `last_delivery_at` = `nowMs` when
+    /// delivered), and deletes the notifications whose last row they were; returns how many
     /// notifications went. `pending` is decremented under the notification's row lock, so two nodes
     /// completing its last two rows at once cannot both miss the zero.
     @discardableResult
-    static func deleteEntries(_ ids: [Int64], db: PGConnection) throws -> Int {
-        guard !ids.isEmpty else { return 0 }
-        let finished = try db.query("""
-            WITH gone AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING notification)
+    static func deleteEntries(_ finished: [FinishedDelivery], at nowMs: Int64, db: PGConnection) throws -> Int {
+        guard !finished.isEmpty else { return 0 }
+        let done = try db.query("""
+            WITH gone AS (
+                DELETE FROM outbox o USING unnest($1::bigint[], $2::text[]) AS f(id, outcome) WHERE o.id = f.id
+                RETURNING o.notification, o.provider, o.registration, f.outcome),
+            counted AS (
+                INSERT INTO delivery_outcomes (notification_id, provider, outcome, count)
+                SELECT n.id, g.provider, g.outcome, count(*) FROM gone g JOIN notifications n ON n.seq = g.notification
+                GROUP BY n.id, g.provider, g.outcome
+                ON CONFLICT (notification_id, provider, outcome) DO UPDATE SET count = delivery_outcomes.count + EXCLUDED.count),
+            recorded AS (
+                UPDATE registrations r SET last_outcome = g.outcome,
+                    last_delivery_at = CASE WHEN g.outcome = 'delivered' THEN $3 ELSE r.last_delivery_at END
+                FROM gone g WHERE r.id = g.registration AND g.outcome <> 'superseded')
             UPDATE notifications n SET pending = n.pending - g.count
             FROM (SELECT notification, count(*) AS count FROM gone GROUP BY notification) g
             WHERE n.seq = g.notification
             RETURNING n.seq, n.pending
-            """, [.integerArray(ids)]).rows.filter { $0.int(1) <= 0 }.map { $0.int64(0) }
-        guard !finished.isEmpty else { return 0 }
+            """, [.integerArray(finished.map(\.id)), .textArray(finished.map(\.outcome.rawValue)), .integer(nowMs)])
+            .rows.filter { $0.int(1) <= 0 }.map { $0.int64(0) }
+        guard !done.isEmpty else { return 0 }
         return try db.run("DELETE FROM notifications WHERE seq = ANY($1::bigint[]) AND pending <= 0",
-                          [.integerArray(finished)])
+                          [.integerArray(done)])
     }
 }

@@ -27,6 +27,9 @@ extension PostgresStore {
                 ON CONFLICT (id) DO UPDATE SET
                     created_at = CASE WHEN registrations.account = EXCLUDED.account
                                       THEN registrations.created_at ELSE EXCLUDED.created_at END,
+                    last_delivery_at = CASE WHEN registrations.account = EXCLUDED.account
+                                            THEN registrations.last_delivery_at END,
+                    last_outcome = CASE WHEN registrations.account = EXCLUDED.account THEN registrations.last_outcome END,
                     account = EXCLUDED.account, device_id = EXCLUDED.device_id, platform = EXCLUDED.platform,
                     token = EXCLUDED.token, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, app_id = EXCLUDED.app_id,
                     environment = EXCLUDED.environment, updated_at = EXCLUDED.updated_at
@@ -50,8 +53,14 @@ extension PostgresStore {
     package func registrations(ofAccount account: String) throws -> [Registration] {
         try read { db in
             try db.query("""
-                SELECT \(Self.registrationColumns) FROM registrations WHERE account = $1 ORDER BY created_at, id
-                """, [.text(account)]).rows.map { try Self.registration($0) }
+                SELECT \(Self.registrationColumns), last_delivery_at, last_outcome FROM registrations WHERE account = $1
+                ORDER BY created_at, id
+                """, [.text(account)]).rows.map { row in
+                var registration = try Self.registration(row)
+                registration.lastDeliveryAt = row.optionalInt64(11).map { Date(unixMilliseconds: $0) }
+                registration.lastOutcome = row.optionalText(12)
+                return registration
+            }
         }
     }
 

@@ -23,11 +23,15 @@ package final class PostgresStore: PushStore {
         package var poolSize: Int
         /// Listen for new outbox rows of other nodes (`LISTEN pushnode_outbox`).
         package var listens: Bool
+        /// How long a notification's status is kept (`storage.outcomeRetention`).
+        package var outcomeRetention: TimeInterval
 
-        package init(claimLease: TimeInterval = 30, poolSize: Int = 8, listens: Bool = true) {
+        package init(claimLease: TimeInterval = 30, poolSize: Int = 8, listens: Bool = true,
+                     outcomeRetention: TimeInterval = StoreRetention.defaultOutcomeRetention) {
             self.claimLease = claimLease
             self.poolSize = poolSize
             self.listens = listens
+            self.outcomeRetention = outcomeRetention
         }
     }
 

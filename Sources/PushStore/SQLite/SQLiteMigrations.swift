@@ -4,7 +4,7 @@
 ///
 /// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, version2]
+    static let all: [String] = [version1, version2, version3]
 
     static var latestVersion: Int { all.count }
 
@@ -102,5 +102,27 @@ enum SQLiteMigrations {
         ALTER TABLE notifications ADD COLUMN caller TEXT;
         CREATE INDEX notifications_by_group ON notifications(caller, groupId) WHERE groupId IS NOT NULL;
         CREATE INDEX outbox_by_notification ON outbox(notification);
+        """
+
+    /// Outcomes (PROTOCOL §4.4): every accepted notification is logged with its caller for the
+    /// outcome retention, finished deliveries are counted per provider and outcome, and a
+    /// registration remembers its last outcome and delivery.
+    static let version3 = """
+        ALTER TABLE registrations ADD COLUMN lastDeliveryAt INTEGER;
+        ALTER TABLE registrations ADD COLUMN lastOutcome TEXT;
+        CREATE TABLE notification_log (
+            id        TEXT PRIMARY KEY,
+            caller    TEXT NOT NULL,
+            createdAt INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX notification_log_by_age ON notification_log(createdAt);
+        CREATE TABLE delivery_outcomes (
+            notificationId TEXT NOT NULL,
+            provider       TEXT NOT NULL,
+            outcome        TEXT NOT NULL,
+            count          INTEGER NOT NULL,
+            PRIMARY KEY (notificationId, provider, outcome)
+        ) WITHOUT ROWID;
+        CREATE INDEX notifications_by_id ON notifications(id);
         """
 }

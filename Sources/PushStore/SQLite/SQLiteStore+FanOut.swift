@@ -23,6 +23,7 @@ extension SQLiteStore {
             if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
+            try Self.logAccepted(notification, caller: caller, db: db)
             guard !unique.isEmpty, !platforms.isEmpty else { return EnqueueResult(.accepted(notification.id)) }
             // Only a replacing Notify reads its recipients into Swift: for the devices it withdraws from.
             var superseded = 0

@@ -14,6 +14,7 @@ extension SQLiteStore {
             if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
+            try Self.logAccepted(notification, caller: caller, db: db)
             let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
             guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
             let seq = try Self.insertNotification(notification, caller: caller, pending: deliveries.count, db: db)
@@ -36,6 +37,7 @@ extension SQLiteStore {
     package func purgeExpired(now: Date) throws -> PurgeCounts {
         let nowMs = now.unixMilliseconds
         let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
+        let forgotten = now.addingTimeInterval(-configuration.outcomeRetention).unixMilliseconds
         return try write { db in
             var counts = PurgeCounts()
             counts.idempotencyRecords = try db.run("""
@@ -48,11 +50,18 @@ extension SQLiteStore {
                 let expired = try db.query("""
                     SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(StoreRetention.purgeBatch)
                     """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }
-                for id in expired where try Self.deleteEntry(id, db: db) {
+                for id in expired where try Self.deleteEntry(id, outcome: .expired, at: nowMs, db: db) {
                     counts.notifications += 1
                 }
                 counts.deliveries += expired.count
             }
+            let stale = try db.query("SELECT id FROM notification_log WHERE createdAt < ? LIMIT \(StoreRetention.purgeBatch)",
+                                     [.integer(forgotten)]) { $0.text(0) }
+            for id in stale {
+                try db.run("DELETE FROM delivery_outcomes WHERE notificationId = ?", [.text(id)])
+                try db.run("DELETE FROM notification_log WHERE id = ?", [.text(id)])
+            }
+            counts.statuses = stale.count
             return counts
         }
     }

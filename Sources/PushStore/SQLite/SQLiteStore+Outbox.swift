@@ -44,10 +44,11 @@ extension SQLiteStore {
                                [.integer(leaseEnd), .integer(entry.id)])
                     claim.entries.append(entry)
                 case .expired(let id):
-                    try Self.deleteEntry(id, db: db)
+                    try Self.deleteEntry(id, outcome: .expired, at: nowMs, db: db)
                     claim.expired += 1
                 case .orphaned(let id):
-                    try Self.deleteEntry(id, db: db)
+                    // Its registration is gone (pruned or revoked): for the status, the device is dead.
+                    try Self.deleteEntry(id, outcome: .dead, at: nowMs, db: db)
                     claim.orphaned += 1
                 }
             }
@@ -55,17 +56,19 @@ extension SQLiteStore {
         }
     }
 
-    package func complete(_ entryIDs: [Int64]) throws {
-        guard !entryIDs.isEmpty else { return }
+    package func complete(_ finished: [FinishedDelivery], at now: Date) throws {
+        guard !finished.isEmpty else { return }
         try write { db in
-            for id in entryIDs { try Self.deleteEntry(id, db: db) }
+            for delivery in finished { try Self.deleteEntry(delivery.id, outcome: delivery.outcome, at: now.unixMilliseconds, db: db) }
         }
     }
 
     package func reschedule(_ entryID: Int64, at date: Date) throws {
         try write { db in
-            try db.run("UPDATE outbox SET state = 0, nextAttemptAt = ? WHERE id = ?",
-                       [.integer(date.unixMilliseconds), .integer(entryID)])
+            guard let registration = try db.queryFirst("UPDATE outbox SET state = 0, nextAttemptAt = ? WHERE id = ? RETURNING registration",
+                                                       [.integer(date.unixMilliseconds), .integer(entryID)], { $0.text(0) })
+            else { return }
+            try db.run("UPDATE registrations SET lastOutcome = ? WHERE id = ?", [.text(LastOutcome.retrying), .text(registration)])
         }
     }
 
@@ -86,12 +89,51 @@ extension SQLiteStore {
         }
     }
 
-    /// Deletes one outbox row and, with its last row, its notification (then true).
+    /// Deletes one outbox row, counts its `outcome` for the notification's status and, unless it
+    /// was superseded (no try), records it on the registration (`lastDeliveryAt` = `nowMs` when
+    /// delivered); with the last row its notification goes too (then true).
     @discardableResult
-    static func deleteEntry(_ id: Int64, db: SQLiteConnection) throws -> Bool {
-        guard let seq = try db.queryFirst("DELETE FROM outbox WHERE id = ? RETURNING notification", [.integer(id)], { $0.int64(0) })
+    static func deleteEntry(_ id: Int64, outcome: FinalOutcome, at nowMs: Int64, db: SQLiteConnection) throws -> Bool {
+        guard let row = try db.queryFirst("DELETE FROM outbox WHERE id = ? RETURNING notification, provider, registration",
+                                          [.integer(id)], { (seq: $0.int64(0), provider: $0.text(1), registration: $0.text(2)) })
         else { return false }
-        try db.run("UPDATE notifications SET pending = pending - 1 WHERE seq = ?", [.integer(seq)])
-        return try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(seq)]) > 0
+        try db.run("""
+            INSERT INTO delivery_outcomes (notificationId, provider, outcome, count)
+            SELECT id, ?, ?, 1 FROM notifications WHERE seq = ?
+            ON CONFLICT (notificationId, provider, outcome) DO UPDATE SET count = count + 1
+            """, [.text(row.provider), .text(outcome.rawValue), .integer(row.seq)])
+        if outcome == .delivered {
+            try db.run("UPDATE registrations SET lastOutcome = ?, lastDeliveryAt = ? WHERE id = ?",
+                       [.text(outcome.rawValue), .integer(nowMs), .text(row.registration)])
+        } else if outcome != .superseded {
+            try db.run("UPDATE registrations SET lastOutcome = ? WHERE id = ?", [.text(outcome.rawValue), .text(row.registration)])
+        }
+        try db.run("UPDATE notifications SET pending = pending - 1 WHERE seq = ?", [.integer(row.seq)])
+        return try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(row.seq)]) > 0
+    }
+
+    package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
+        try read { db in
+            guard let created = try db.queryFirst("SELECT createdAt FROM notification_log WHERE id = ? AND caller = ?",
+                                                  [.text(id), .text(caller)], { $0.int64(0) })
+            else { return nil }
+            var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: created))
+            try db.query("SELECT provider, outcome, count FROM delivery_outcomes WHERE notificationId = ?", [.text(id)]) { row in
+                (row.text(0), row.text(1), row.int(2))
+            }.forEach { provider, outcome, count in
+                guard let provider = Provider(rawValue: provider), let outcome = FinalOutcome(rawValue: outcome) else { return }
+                status.providers[provider, default: .init()].add(outcome, count)
+            }
+            try db.query("""
+                SELECT o.provider, o.state, o.attempts, o.nextAttemptAt FROM notifications n JOIN outbox o ON o.notification = n.seq
+                WHERE n.id = ?
+                """, [.text(id)]) { row in (row.text(0), row.int(1), row.int(2), row.int64(3)) }
+            .forEach { provider, state, attempts, due in
+                guard let provider = Provider(rawValue: provider) else { return }
+                status.providers[provider, default: .init()].addPending(claimed: state == 1, attempts: attempts,
+                                                                        due: Date(unixMilliseconds: due))
+            }
+            return status
+        }
     }
 }

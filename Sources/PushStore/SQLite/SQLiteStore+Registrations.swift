@@ -26,8 +26,16 @@ extension SQLiteStore {
             if let previous, previous.0 == registration.account {
                 stored.createdAt = Date(unixMilliseconds: previous.1)
             }
+            // An upsert, not a REPLACE: the same account keeps the last outcome and delivery; another
+            // account taking the token over starts without them.
             try db.run("""
-                INSERT OR REPLACE INTO registrations (\(Self.registrationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO registrations (\(Self.registrationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    lastDeliveryAt = CASE WHEN account = excluded.account THEN lastDeliveryAt END,
+                    lastOutcome = CASE WHEN account = excluded.account THEN lastOutcome END,
+                    account = excluded.account, deviceId = excluded.deviceId, platform = excluded.platform,
+                    token = excluded.token, p256dh = excluded.p256dh, auth = excluded.auth, appId = excluded.appId,
+                    environment = excluded.environment, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt
                 """, [.text(stored.id), .text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue),
                       .text(stored.token), .optionalBlob(stored.p256dh), .optionalBlob(stored.auth), .text(stored.appId),
                       .text(stored.environment), .integer(stored.createdAt.unixMilliseconds),
@@ -44,8 +52,14 @@ extension SQLiteStore {
     package func registrations(ofAccount account: String) throws -> [Registration] {
         try read { db in
             try db.query("""
-                SELECT \(Self.registrationColumns) FROM registrations WHERE account = ? ORDER BY createdAt, id
-                """, [.text(account)]) { try Self.registration($0) }
+                SELECT \(Self.registrationColumns), lastDeliveryAt, lastOutcome FROM registrations WHERE account = ?
+                ORDER BY createdAt, id
+                """, [.text(account)]) { row in
+                var registration = try Self.registration(row)
+                registration.lastDeliveryAt = row.optionalInt64(11).map { Date(unixMilliseconds: $0) }
+                registration.lastOutcome = row.optionalText(12)
+                return registration
+            }
         }
     }
 

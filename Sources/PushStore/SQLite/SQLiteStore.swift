@@ -21,11 +21,15 @@ package final class SQLiteStore: PushStore {
         package var maxBatch: Int
         /// Read connections kept open when idle.
         package var maxIdleReaders: Int
+        /// How long a notification's status is kept (`storage.outcomeRetention`).
+        package var outcomeRetention: TimeInterval
 
-        package init(claimLease: TimeInterval = 60, maxBatch: Int = 1024, maxIdleReaders: Int = 8) {
+        package init(claimLease: TimeInterval = 60, maxBatch: Int = 1024, maxIdleReaders: Int = 8,
+                     outcomeRetention: TimeInterval = StoreRetention.defaultOutcomeRetention) {
             self.claimLease = claimLease
             self.maxBatch = maxBatch
             self.maxIdleReaders = maxIdleReaders
+            self.outcomeRetention = outcomeRetention
         }
     }
 

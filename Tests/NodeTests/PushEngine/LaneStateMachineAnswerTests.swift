@@ -19,7 +19,7 @@ import Testing
         // Logged at debug (the per-minute summary counts it at info), never with the token.
         #expect(actions.records.map(\.level) == [.debug])
         #expect(actions.logs == ["level=debug event=delivery provider=fcm notification=n1 registration=r1 kind=message attempt=1 outcome=delivered"])
-        #expect(lane.pass().last == .complete([1]))
+        #expect(lane.pass().last == .complete([.init(id: 1, outcome: .delivered)]))
     }
 
     @Test func aTransientAnswerBacksOffHonouringRetryAfter() {
@@ -47,7 +47,7 @@ import Testing
         let late = lane.entry(2, ttl: 5)  // the retry would come after the ttl
         #expect(lane.finished(late, LaneUnderTest.answer(503)).withoutLogs == [.count(.expired, 1)])
         #expect(lane.finished(lane.entry(3), .unbuilt(.expired)).logs.first?.hasSuffix("outcome=expired") == true)
-        #expect(lane.pass().last == .complete([1, 2, 3]))
+        #expect(lane.pass().last == .complete([.init(id: 1, outcome: .rejected), .init(id: 2, outcome: .expired), .init(id: 3, outcome: .expired)]))
     }
 
     @Test func aRefusedCredentialIsRenewedOnceThenTheProviderIsUnhealthy() {
@@ -97,7 +97,7 @@ import Testing
         #expect(registrationID == "r1" && notUpdatedAfter == .distantFuture && reason.code.rawValue == "fcm.unregistered")
         #expect(Array(actions.dropFirst()).withoutLogs == [.count(.dead, 1)])
         #expect(actions.records.first?["outcome"] == "dead" && actions.records.first?["reason"] == "fcm.unregistered")
-        #expect(lane.pass().last == .complete([1]))
+        #expect(lane.pass().last == .complete([.init(id: 1, outcome: .dead)]))
     }
 
     @Test func aConfigurationRefusalRejectsThePushAndShowsTheProviderMisconfigured() {

@@ -1,6 +1,7 @@
 import Foundation
 import PushProtocol
 import Testing
+import PushStore
 @testable import PushEngine
 
 /// The lane's claims, in-flight bound, lease renewal, wakeups and stop, by stepping a manual
@@ -80,10 +81,10 @@ import Testing
         #expect(lane.pass() == [])  // no room: a wakeup waits for it
         #expect(lane.machine.nextPass() == lane.now.addingTimeInterval(10))  // only the lease renewal
         _ = lane.finished(rows[0], LaneUnderTest.answer(200))
-        #expect(lane.pass() == [.complete([1])])  // one slot is less than a quarter batch
+        #expect(lane.pass() == [delivered(1)])  // one slot is less than a quarter batch
         _ = lane.finished(rows[1], LaneUnderTest.answer(200))
         #expect(lane.machine.nextPass() == .distantPast)  // the wakeup is still owed
-        #expect(lane.pass() == [.claim(limit: 2), .complete([2])])
+        #expect(lane.pass() == [.claim(limit: 2), delivered(2)])
         #expect(lane.claimed([lane.entry(9), lane.entry(10)]) == [.send([lane.entry(9), lane.entry(10)], generation: 0)])
         #expect(lane.machine.inFlight == 8)
     }
@@ -98,7 +99,7 @@ import Testing
         _ = lane.claimed([])
         _ = lane.finished(rows[0], LaneUnderTest.answer(200))
         lane.clock.advance(by: 9)
-        #expect(lane.pass() == [.claim(limit: 4), .complete([3])])
+        #expect(lane.pass() == [.claim(limit: 4), delivered(3)])
         lane.clock.advance(by: 1)
         #expect(lane.pass().first == .renewClaims([1, 2]))
         _ = lane.finished(rows[1], LaneUnderTest.answer(200))
@@ -119,8 +120,8 @@ import Testing
         _ = lane.claimOnPass(rows)
         for row in rows { #expect(lane.finished(row, LaneUnderTest.answer(200)).withoutLogs == [.count(.delivered, 1)]) }
         let actions = lane.pass()
-        #expect(actions.filter { if case .complete = $0 { true } else { false } } == [.complete([1, 2, 3])])
-        #expect(actions.last == .complete([1, 2, 3]))  // after the claim, whose sends go first
+        #expect(actions.filter { if case .complete = $0 { true } else { false } } == [delivered(1, 2, 3)])
+        #expect(actions.last == delivered(1, 2, 3))  // after the claim, whose sends go first
     }
 
     @Test func stopWaitsForTriesInFlightThenExits() {
@@ -131,7 +132,7 @@ import Testing
         lane.machine.wake()
         #expect(lane.pass() == [])  // no claims once stopping
         _ = lane.finished(rows[0], LaneUnderTest.answer(200))
-        #expect(lane.pass() == [.complete([1])])
+        #expect(lane.pass() == [delivered(1)])
         lane.clock.advance(by: 10)
         #expect(lane.machine.nextPass() == lane.now)  // leases are still renewed while stopping
         #expect(lane.pass() == [.renewClaims([2])])
@@ -159,4 +160,9 @@ import Testing
         _ = lane.claimed([])
         #expect(lane.machine.nextPass() == lane.now.addingTimeInterval(1))  // claimed since: forgotten
     }
+}
+
+/// `.complete` of rows that were all delivered.
+private func delivered(_ ids: Int64...) -> LaneStateMachine.Action {
+    .complete(ids.map { FinishedDelivery(id: $0, outcome: .delivered) })
 }

@@ -11,7 +11,8 @@ import Testing
         let tables = try fixture.store.read { db in
             try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) }
         }
-        #expect(tables == ["idempotency", "notifications", "outbox", "registrations", "spaces", "subscriptions"])
+        #expect(tables == ["delivery_outcomes", "idempotency", "notification_log", "notifications", "outbox", "registrations",
+                           "spaces", "subscriptions"])
         let mode = try fixture.store.read { db in try db.queryFirst("PRAGMA journal_mode") { $0.text(0) } }
         #expect(mode == "wal")
 

@@ -28,7 +28,8 @@ final class FailingStore: PushStore {
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult { try fail() }
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try fail() }
-    func complete(_ entryIDs: [Int64]) throws { try fail() }
+    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try fail() }
+    func notificationStatus(id: String, caller: String) throws -> NotificationStatus? { try fail() }
     func reschedule(_ entryID: Int64, at date: Date) throws { try fail() }
     func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try fail() }
     func onEnqueue(_ handler: @escaping @Sendable () -> Void) {}
@@ -83,7 +84,10 @@ final class SwitchableStore: PushStore {
         }
     }
     func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try pass { try base.claimDue(provider: provider, limit: limit, now: now) } }
-    func complete(_ entryIDs: [Int64]) throws { try pass { try base.complete(entryIDs) } }
+    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try pass { try base.complete(finished, at: now) } }
+    func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
+        try pass { try base.notificationStatus(id: id, caller: caller) }
+    }
     func reschedule(_ entryID: Int64, at date: Date) throws { try pass { try base.reschedule(entryID, at: date) } }
     func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try pass { try base.renewClaims(entryIDs, now: now) } }
     func onEnqueue(_ handler: @escaping @Sendable () -> Void) { base.onEnqueue(handler) }

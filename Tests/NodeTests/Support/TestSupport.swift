@@ -111,3 +111,10 @@ extension Protected {
     func mutate(_ body: (inout Value) -> Void) { withLock(body) }
     var current: Value { withLock { $0 } }
 }
+
+extension PushStore {
+    /// Completes rows as delivered at `t0`: the tests whose subject is not the outcome.
+    func complete(_ ids: [Int64]) throws {
+        try complete(ids.map { FinishedDelivery(id: $0, outcome: .delivered) }, at: t0)
+    }
+}

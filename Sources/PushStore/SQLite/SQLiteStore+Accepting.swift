@@ -18,7 +18,7 @@ extension SQLiteStore {
         }
         var withdrawn = 0
         for row in rows where supersession.devices.contains(row.device) {
-            try deleteEntry(row.id, db: db)
+            try deleteEntry(row.id, outcome: .superseded, at: 0, db: db)
             withdrawn += 1
         }
         return withdrawn
@@ -34,6 +34,12 @@ extension SQLiteStore {
         try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
                    [.text(caller), .blob(key.bytes), .text(notification.id), .integer(notification.createdAt.unixMilliseconds)])
         return nil
+    }
+
+    /// Logs an accepted notification for its status query (PROTOCOL §4.4), deliveries or not.
+    static func logAccepted(_ notification: NotificationRecord, caller: String, db: SQLiteConnection) throws {
+        try db.run("INSERT OR REPLACE INTO notification_log (id, caller, createdAt) VALUES (?, ?, ?)",
+                   [.text(notification.id), .text(caller), .integer(notification.createdAt.unixMilliseconds)])
     }
 
     /// Inserts the notification with `pending` rows to come; returns its seq.
