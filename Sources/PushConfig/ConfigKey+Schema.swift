@@ -22,6 +22,7 @@ extension ConfigKey {
             .string("storage.url", \.storage.url),
             .int("storage.poolSize", \.storage.poolSize),
             .duration("storage.claimLease", \.storage.claimLease),
+            .duration("storage.outcomeRetention", \.storage.outcomeRetention),
             .duration("auth.clockSkew", \.auth.clockSkew),
             .int("limits.maxPayloadBytes", \.limits.maxPayloadBytes),
             .int("limits.maxTopicsPerRequest", \.limits.maxTopicsPerRequest),

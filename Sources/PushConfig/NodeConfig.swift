@@ -46,6 +46,9 @@ package struct NodeConfig: Sendable, Equatable {
         /// `storage.claimLease`, seconds: how long a node's claim on a delivery lasts unless renewed
         /// (PostgreSQL; a dead node's deliveries are resumed by another node after it).
         package var claimLease: Double = 30
+        /// `storage.outcomeRetention`, seconds: how long `GET /v1/notifications/{id}` answers for a
+        /// notification (default 24 h).
+        package var outcomeRetention: Double = 86_400
     }
 
     package struct Auth: Sendable, Equatable {

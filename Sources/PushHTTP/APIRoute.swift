@@ -30,6 +30,23 @@ package struct APIRoute: Sendable {
         self.init(method, path, .service(operation, call))
     }
 
+    /// Whether the path ends in a `{id}` segment that any one non-empty segment fills.
+    package var isTemplate: Bool { path.hasSuffix("/{id}") }
+
+    /// Whether `requested` is this route's path, or fills its `{id}`.
+    package func matches(_ requested: String) -> Bool {
+        guard isTemplate else { return requested == path }
+        let prefix = path.dropLast("{id}".count)
+        guard requested.hasPrefix(prefix) else { return false }
+        let rest = requested.dropFirst(prefix.count)
+        return !rest.isEmpty && !rest.contains("/")
+    }
+
+    /// The last path segment (a template's `{id}`).
+    package static func lastSegment(of path: String) -> String {
+        String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+    }
+
     /// The operation of a signed route; nil for the unsigned ones.
     package var operation: ServiceOperation? {
         if case .service(let operation, _) = target { return operation }

@@ -100,8 +100,9 @@ package final class APIRouter: HTTPResponder {
         return Outcome(response: response, route: label, account: account)
     }
 
-    /// The path when it is a known route, else `other`: bounded label values, no raw paths.
-    private func routeLabel(_ path: String) -> String { RouteTable.routes(at: path).isEmpty ? "other" : path }
+    /// The route's path (a template for `{id}` routes) when it is a known route, else `other`:
+    /// bounded label values, no raw paths and no ids.
+    private func routeLabel(_ path: String) -> String { RouteTable.routes(at: path).first?.path ?? "other" }
 
     private func finish(_ request: HTTPRequest, _ outcome: Outcome, started: Double) {
         let seconds = max(0, now() - started)

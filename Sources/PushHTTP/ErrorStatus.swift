@@ -8,7 +8,7 @@ package enum ErrorStatus {
         .spaceSignatureInvalid: 400, .topicSignatureInvalid: 400, .messageSignatureInvalid: 400,
         .tokenEndpointNotRoutable: 400,
         .authMissing: 401, .authMalformed: 401, .authInvalidSignature: 401, .authExpired: 401, .authReplayed: 401,
-        .notFound: 404,
+        .notFound: 404, .notificationNotFound: 404,
         .methodNotAllowed: 405,
         .platformDisabled: 409,
         .tooLarge: 413, .payloadTooLarge: 413,

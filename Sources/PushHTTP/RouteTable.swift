@@ -35,12 +35,17 @@ package enum RouteTable {
         APIRoute("POST", "/v1/notify/silent", .notifySilent) { service, request, caller in
             try service.notifySilent(body(request), caller: caller)
         },
+        APIRoute("GET", "/v1/notifications/{id}", .notificationStatus) { service, request, caller in
+            try service.notificationStatus(id: APIRoute.lastSegment(of: request.path), caller: caller)
+        },
     ]
 
-    private static let byPath: [String: [APIRoute]] = Dictionary(grouping: routes, by: \.path)
+    private static let byPath: [String: [APIRoute]] = Dictionary(grouping: routes.filter { !$0.isTemplate }, by: \.path)
+    private static let templates = routes.filter(\.isTemplate)
 
-    /// The routes on `path` (one per method); empty when the path is unknown.
-    package static func routes(at path: String) -> [APIRoute] { byPath[path] ?? [] }
+    /// The routes on `path` (one per method): its exact routes, else those of the template it fills;
+    /// empty when the path is unknown.
+    package static func routes(at path: String) -> [APIRoute] { byPath[path] ?? templates.filter { $0.matches(path) } }
 
     /// The route of this method on this path, or nil.
     package static func route(method: String, path: String) -> APIRoute? {

@@ -14,11 +14,13 @@ package enum StoreFactory {
     package static func open(config: NodeConfig) throws -> any PushStore {
         switch config.storage.driver {
         case .sqlite:
-            return try SQLiteStore(path: config.dataDir + "/" + sqliteFileName)
+            return try SQLiteStore(path: config.dataDir + "/" + sqliteFileName,
+                                   configuration: .init(outcomeRetention: config.storage.outcomeRetention))
         case .postgres:
             return try PostgresStore(
                 url: config.storage.url, nodeID: try NodeIdentity.loadOrCreate(dataDir: config.dataDir),
-                configuration: .init(claimLease: config.storage.claimLease, poolSize: config.storage.poolSize))
+                configuration: .init(claimLease: config.storage.claimLease, poolSize: config.storage.poolSize,
+                                     outcomeRetention: config.storage.outcomeRetention))
         }
     }
 

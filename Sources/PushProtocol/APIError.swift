@@ -52,6 +52,8 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let messageSignatureInvalid: Code = "message.signature_invalid"
         public static let payloadTooLarge: Code = "payload.too_large"
         public static let tokenEndpointNotRoutable: Code = "token.endpoint_not_routable"
+        /// No notification of that id sent by the caller within the outcome retention.
+        public static let notificationNotFound: Code = "notification.not_found"
     }
 
     // Constructors for the common cases.

@@ -71,9 +71,14 @@ public struct RegistrationSummary: Sendable, Equatable, Codable {
     public var environment: String
     public var createdAt: Int64
     public var updatedAt: Int64
+    /// RFC 3339: when a push was last delivered to it; absent before the first.
+    public var lastDeliveryAt: String?
+    /// How its last finished try ended (`delivered`, `retrying`, `rejected`, `expired`); absent
+    /// before the first.
+    public var lastOutcome: String?
 
     public init(registrationId: String, deviceId: String, platform: Platform, appId: String, environment: String,
-                createdAt: Int64, updatedAt: Int64) {
+                createdAt: Int64, updatedAt: Int64, lastDeliveryAt: String? = nil, lastOutcome: String? = nil) {
         self.registrationId = registrationId
         self.deviceId = deviceId
         self.platform = platform
@@ -81,6 +86,8 @@ public struct RegistrationSummary: Sendable, Equatable, Codable {
         self.environment = environment
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.lastDeliveryAt = lastDeliveryAt
+        self.lastOutcome = lastOutcome
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import PushCrypto
 import PushProtocol
 import PushStore
+import PushSupport
 
 extension PushService {
     /// `POST /v1/tokens`. The same platform, appId, environment and token always make the same
@@ -29,7 +30,8 @@ extension PushService {
                 registrationId: registration.id, deviceId: registration.deviceId, platform: registration.platform,
                 appId: registration.appId, environment: registration.environment,
                 createdAt: Int64(registration.createdAt.timeIntervalSince1970.rounded(.down)),
-                updatedAt: Int64(registration.updatedAt.timeIntervalSince1970.rounded(.down)))
+                updatedAt: Int64(registration.updatedAt.timeIntervalSince1970.rounded(.down)),
+                lastDeliveryAt: registration.lastDeliveryAt.map(Timestamp.rfc3339), lastOutcome: registration.lastOutcome)
         })
     }
 

@@ -5,13 +5,14 @@ package enum ServiceOperation: String, Sendable, CaseIterable {
     case createSpace, removeSpace
     case subscribeAll, subscribe, unsubscribe, subscriptions
     case notify, notifySilent
+    case notificationStatus
 
     /// The per-account budget a call draws from (PROTOCOL §7 `rateLimits.*`), shared by both doors.
     package var rateClass: RateClass {
         switch self {
         case .notify, .notifySilent: return .notify
         case .setToken, .listTokens, .revokeToken, .createSpace, .removeSpace, .subscribeAll, .subscribe, .unsubscribe,
-             .subscriptions:
+             .subscriptions, .notificationStatus:
             return .registration
         }
     }

@@ -24,6 +24,7 @@ import Testing
             ("GET", "/v1/subscriptions", .subscriptions, .registration),
             ("POST", "/v1/subscriptions/remove", .unsubscribe, .registration),
             ("POST", "/v1/notify", .notify, .notify), ("POST", "/v1/notify/silent", .notifySilent, .notify),
+            ("GET", "/v1/notifications/0123456789abcdef0123456789abcdef", .notificationStatus, .registration),
         ]
         for (method, path, operation, rateClass) in expected {
             let route = RouteTable.route(method: method, path: path)
@@ -34,6 +35,16 @@ import Testing
         #expect(signed.count == ServiceOperation.allCases.count && Set(signed) == Set(ServiceOperation.allCases))
         let keys = RouteTable.routes.map { "\($0.method) \($0.path)" }
         #expect(Set(keys).count == keys.count)
+    }
+
+    /// `{id}` takes exactly one non-empty segment; the route's label is the template, never the id.
+    @Test func aTemplateRouteTakesOneSegment() {
+        #expect(RouteTable.routes(at: "/v1/notifications/abc").map(\.path) == ["/v1/notifications/{id}"])
+        for path in ["/v1/notifications/", "/v1/notifications", "/v1/notifications/a/b", "/v1/notificationsabc"] {
+            #expect(RouteTable.routes(at: path).isEmpty, "\(path)")
+        }
+        #expect(APIRoute.lastSegment(of: "/v1/notifications/abc") == "abc")
+        #expect(RouteTable.allowedMethods(at: "/v1/notifications/abc") == "GET")
     }
 
     @Test func unsignedRoutesAreNotRateLimited() {
@@ -47,7 +58,7 @@ import Testing
 
     @Test func the405AllowHeaderComesFromTheTable() {
         let router = Self.router()
-        for path in Set(RouteTable.routes.map(\.path)) {
+        for path in Set(RouteTable.routes.map { $0.path.replacingOccurrences(of: "{id}", with: "x") }) {
             let response = router.respond(to: HTTPRequest(method: "DELETE", path: path))
             #expect(response.status == 405, "\(path)")
             let allow = response.headers.first { $0.0 == "Allow" }?.1

@@ -25,6 +25,7 @@ import Testing
             (.notify, { _ = try service.notify(NotifyRequest(topics: [space.topic("a")], message: message), caller: me.accountID) }),
             (.notifySilent, { _ = try service.notifySilent(NotifySilentRequest(topics: [space.topic(me.accountID.string)]),
                                                            caller: me.accountID) }),
+            (.notificationStatus, { _ = try service.notificationStatus(id: String(repeating: "a", count: 32), caller: me.accountID) }),
         ]
         #expect(Set(calls.map(\.0)) == Set(ServiceOperation.allCases))
         for (operation, call) in calls {
