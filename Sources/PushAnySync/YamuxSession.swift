@@ -3,8 +3,16 @@
 struct YamuxSession {
     static let initialWindow: UInt32 = 256 * 1024
 
-    struct Limits {
-        var maxStreams = 64
+    /// `anysync.maxStreams`, `anysync.maxFrameBytes`, `anysync.maxHandshakeFrameBytes`,
+    /// `limits.maxBodyBytes` (PROTOCOL §7).
+    struct Limits: Sendable {
+        /// Open streams per session; a SYN beyond is reset.
+        var maxStreams = AnySyncLimits().maxStreams
+        /// The largest Data frame; larger is a protocol error (GoAway). At most the window.
+        var maxFrameBytes = AnySyncLimits().maxFrameBytes
+        /// The largest Proto handshake frame at a stream's start.
+        var maxHandshakeFrameBytes = AnySyncLimits().maxHandshakeFrameBytes
+        /// The largest DRPC packet, and so a stream's reassembly buffer.
         var maxMessageBytes = 4 * 1024 * 1024
     }
 
@@ -69,7 +77,8 @@ struct YamuxSession {
                 output += YamuxHeader(kind: .windowUpdate, flags: .rst, streamID: id, length: 0).encoded()
                 return .keepGoing
             }
-            streams[id] = Stream(connection: DRPCServerConnection(maxMessageBytes: limits.maxMessageBytes))
+            streams[id] = Stream(connection: DRPCServerConnection(maxMessageBytes: limits.maxMessageBytes,
+                                                             maxHandshakeFrameBytes: limits.maxHandshakeFrameBytes))
             output += YamuxHeader(kind: .windowUpdate, flags: .ack, streamID: id, length: 0).encoded()
         }
         guard var stream = streams[id] else { return .keepGoing } // unknown stream: discarded, as Go does
