@@ -14,6 +14,10 @@ struct YamuxSession {
         var maxHandshakeFrameBytes = AnySyncLimits().maxHandshakeFrameBytes
         /// The largest DRPC packet, and so a stream's reassembly buffer.
         var maxMessageBytes = 4 * 1024 * 1024
+
+        /// Replies a stream may hold while the client grants no window: one window's worth plus
+        /// one packet. A client that keeps calling without reading has its stream reset.
+        var maxReplyBacklogBytes: Int { maxMessageBytes + Int(YamuxSession.initialWindow) }
     }
 
     private struct Stream {
@@ -99,6 +103,7 @@ struct YamuxSession {
                 let result = try stream.connection.receive(payload, dispatch: dispatch)
                 stream.pending += result.output
                 if result.close { stream.finAfterPending = true }
+                guard stream.pending.count <= limits.maxReplyBacklogBytes else { throw AnySyncWireError.tooLarge("reply backlog") }
             } catch {
                 output += YamuxHeader(kind: .windowUpdate, flags: .rst, streamID: id, length: 0).encoded()
                 streams[id] = nil
