@@ -4,6 +4,9 @@ APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev lib
 VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
+## Seconds each fuzz target runs: `make fuzz FUZZ_SECONDS=600`; `make test` runs each FUZZ_SHORT_SECONDS.
+FUZZ_SECONDS ?= 60
+FUZZ_SHORT_SECONDS ?= 10
 
 BIN := .build/release/pushnode
 PREFIX ?= /usr/local
@@ -17,7 +20,7 @@ DEB := .build/pushnode_$(VERSION)_$(DEB_ARCH).deb
 # zstd: read by dpkg on Debian 12; about 3 s here for the ~90 MB tree (gzip: 25 s, and a larger file).
 DEB_COMPRESSION ?= zstd
 
-.PHONY: run test deps build release venv swift-test interop bench clean install deb
+.PHONY: run test deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize bench clean install deb
 
 ## Install the Debian packages that are missing (needs root or sudo).
 deps:
@@ -54,14 +57,35 @@ swift-test: deps venv
 interop: release venv
 	PUSHNODE_BIN=$(CURDIR)/.build/release/pushnode $(PY) -m pytest -q Tests/Interop
 
+## libFuzzer targets for every parser of outside bytes (Tests/Fuzz/README.md): built apart
+## (.build/fuzz, -sanitize=fuzzer,address), each run FUZZ_SECONDS; fails on any crash.
+fuzz: deps
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-short: deps
+	Tests/Fuzz/run.sh $(FUZZ_SHORT_SECONDS)
+
+## Rewrites the seed corpora Tests/Fuzz/corpus/<target>/ from Spec/vectors and the door's encoders.
+fuzz-seeds: deps
+	Tests/Fuzz/run.sh seeds
+
+## The Swift tests under AddressSanitizer, then ThreadSanitizer, each in its own build path
+## (SANITIZE_FILTER narrows both runs, e.g. SANITIZE_FILTER=PushAnySync). Not part of `make test`.
+SANITIZE_FILTER ?=
+sanitize: deps venv
+	swift build --build-tests --sanitize=address --build-path .build/asan $(SWIFT_BUILD_FLAGS)
+	SWIFT_BACKTRACE=enable=no PUSHNODE_PYTHON=$(CURDIR)/$(PY) swift test --skip-build --sanitize=address --build-path .build/asan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	swift build --build-tests --sanitize=thread --build-path .build/tsan $(SWIFT_BUILD_FLAGS)
+	SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 PUSHNODE_PYTHON=$(CURDIR)/$(PY) swift test --skip-build --sanitize=thread --build-path .build/tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+
 ## Everything, on SQLite and on a throwaway PostgreSQL cluster (Tests/Support/pg-cluster.sh) whose
 ## URL both suites get as PUSHNODE_TEST_PG_URL; an already set PUSHNODE_TEST_PG_URL is used as is.
 test: deps
-	@if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory swift-test interop; exit $$?; fi; \
+	@if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory swift-test interop fuzz-short; exit $$?; fi; \
 	pgdir=$$(mktemp -d /tmp/pushnode-pg.XXXXXX); \
 	trap 'Tests/Support/pg-cluster.sh stop '"$$pgdir" EXIT; \
 	url=$$(Tests/Support/pg-cluster.sh start "$$pgdir") || exit 1; \
-	PUSHNODE_TEST_PG_URL="$$url" $(MAKE) --no-print-directory swift-test interop
+	PUSHNODE_TEST_PG_URL="$$url" $(MAKE) --no-print-directory swift-test interop fuzz-short
 
 ## The release binary, built if it is missing (install and deb never rebuild one that exists).
 $(BIN):

@@ -70,3 +70,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer harness (Tests/Fuzz/README.md) exists only for `make fuzz`, which sets
+// PUSHNODE_FUZZ=1 and builds it in its own build path with `--sanitize=fuzzer --sanitize=address`:
+// a normal `swift build` neither sees nor builds it.
+if Context.environment["PUSHNODE_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "PushFuzz",
+        dependencies: ["PushAnySync", "PushConfig", "PushHTTP", "PushService", "PushStore", "PushNet", "PushProtocol",
+                       "PushCrypto", "COpenSSL"],
+        path: "Tests/Fuzz/Sources"))
+}

@@ -8,11 +8,15 @@ import PushSupport
 /// closes this connection only.
 final class AnySyncConnection: @unchecked Sendable {
     struct Settings: Sendable {
-        var handshakeTimeout: Double = 10
-        /// A session with no frame for this long is closed (clients ping every 25–30 s).
-        var idleTimeout: Double = 120
         var versions: ClosedRange<Int> = 5...14
-        var limits = YamuxSession.Limits()
+        var limits = AnySyncLimits()
+        /// The largest DRPC packet (`limits.maxBodyBytes`).
+        var maxMessageBytes = 4 * 1024 * 1024
+
+        var session: YamuxSession.Limits {
+            YamuxSession.Limits(maxStreams: limits.maxStreams, maxFrameBytes: limits.maxFrameBytes,
+                                maxHandshakeFrameBytes: limits.maxHandshakeFrameBytes, maxMessageBytes: maxMessageBytes)
+        }
     }
 
     // Mutable state is touched by the connection thread only; `inYamux` is read by `stop`.
@@ -24,6 +28,9 @@ final class AnySyncConnection: @unchecked Sendable {
     private let makeHandler: @Sendable (AccountID, String) -> PushCallHandler
     private let log: LogSink
     private let phase = Protected(false)
+
+    /// Whether the connection is past TLS and credentials (the door counts the others as pending).
+    var inYamux: Bool { phase.withLock { $0 } }
 
     init(channel: SocketChannel, tls: TLSServerContext, peerKey: Ed25519.KeyPair, ownPeerID: String, settings: Settings,
          log: LogSink, makeHandler: @escaping @Sendable (AccountID, String) -> PushCallHandler) {
@@ -57,7 +64,7 @@ final class AnySyncConnection: @unchecked Sendable {
 
     /// TLS and the credentials exchange; nil when the client was refused (after the Ack).
     private func handshake() throws -> (AccountID, String, [UInt8])? {
-        let session = try TLSSession(context: tls, channel: channel, deadline: Clocks.monotonicSeconds() + settings.handshakeTimeout)
+        let session = try TLSSession(context: tls, channel: channel, deadline: Clocks.monotonicSeconds() + settings.limits.handshakeTimeout)
         let remotePeerID = try session.handshake()
         var buffer: [UInt8] = []
         let check = CredentialsCheck(ownPeerID: ownPeerID, versions: settings.versions)
@@ -93,7 +100,7 @@ final class AnySyncConnection: @unchecked Sendable {
 
     private func readFrame(_ session: TLSSession, _ buffer: inout [UInt8]) throws -> HandshakeFrame {
         while true {
-            if let (frame, consumed) = try HandshakeFrame.parse(buffer) {
+            if let (frame, consumed) = try HandshakeFrame.parse(buffer, maxPayload: settings.limits.maxHandshakeFrameBytes) {
                 buffer.removeFirst(consumed)
                 return frame
             }
@@ -101,35 +108,28 @@ final class AnySyncConnection: @unchecked Sendable {
         }
     }
 
-    /// The yamux loop; returns why it ended.
+    /// The yamux loop; returns why it ended. The session is idle, and closed after `idleTimeout`,
+    /// when no whole frame arrived for that long: bytes that never complete a frame do not count.
     private func serveYamux(initial: [UInt8], handler: PushCallHandler) throws -> String {
-        var session = YamuxSession(limits: settings.limits)
+        var session = YamuxSession(limits: settings.session)
         var buffer = initial
         let dispatch: (String, [UInt8]) -> DRPCReply = { handler.handle(rpc: $0, body: $1) }
+        var idleDeadline = Clocks.monotonicSeconds() + settings.limits.idleTimeout
         while true {
-            var offset = 0
             var output: [UInt8] = []
-            var verdict = YamuxSession.Verdict.keepGoing
+            let progress: YamuxSession.Progress
             do {
-                while verdict == .keepGoing, let header = try YamuxHeader.parse(buffer[offset...]) {
-                    let payloadLength = header.kind == .data ? Int(header.length) : 0
-                    guard payloadLength <= Int(YamuxSession.initialWindow) else {
-                        throw AnySyncWireError.tooLarge("yamux data frame of \(payloadLength) bytes")
-                    }
-                    guard buffer.count - offset >= YamuxHeader.size + payloadLength else { break }
-                    let start = offset + YamuxHeader.size
-                    offset = start + payloadLength
-                    verdict = session.handle(header, payload: Array(buffer[start..<offset]), output: &output, dispatch: dispatch)
-                }
+                progress = try session.handleFrames(in: buffer[...], output: &output, dispatch: dispatch)
             } catch {
                 try? channel.write(output + YamuxSession.goAway(.protocolError))
                 return "protocol_error"
             }
-            buffer.removeFirst(offset)
-            try channel.write(output)
-            if verdict == .close { return "goaway" }
+            buffer.removeFirst(progress.consumed)
+            try channel.write(output, timeout: settings.limits.writeTimeout)
+            if progress.verdict == .close { return "goaway" }
+            if progress.frames > 0 { idleDeadline = Clocks.monotonicSeconds() + settings.limits.idleTimeout }
             do {
-                buffer += try channel.read(deadline: Clocks.monotonicSeconds() + settings.idleTimeout)
+                buffer += try channel.read(deadline: idleDeadline)
             } catch {
                 return error.description.replacingOccurrences(of: " ", with: "_")
             }

@@ -7,14 +7,12 @@ import PushSupport
 
 /// The any-sync wire door (PROTOCOL §8): a TCP listener whose connections speak TLS + credentials +
 /// yamux + DRPC onto the same `PushService` and `RateLimiter` as the HTTP door. One thread per
-/// connection, at most `maxConnections` of them; `stop` sends GoAway to every session and closes it.
+/// connection, at most `limits.maxConnections` of them and `limits.maxPendingHandshakes` still in
+/// TLS or credentials; `stop` sends GoAway to every session and closes it.
 package final class AnySyncDoor: Sendable {
     package struct StartError: Error, CustomStringConvertible, Sendable {
         package let description: String
     }
-
-    /// Connections over this are closed as soon as they are accepted.
-    package static let maxConnections = 256
 
     package let port: Int
     package let peerID: String
@@ -30,13 +28,15 @@ package final class AnySyncDoor: Sendable {
         package var protocolVersions: ClosedRange<Int>
         package var maxMessageBytes: Int
         package var enabledPlatforms: Set<Platform>
+        package var limits: AnySyncLimits
 
         package init(listen: ListenAddress, protocolVersions: ClosedRange<Int>, maxMessageBytes: Int,
-                     enabledPlatforms: Set<Platform>) {
+                     enabledPlatforms: Set<Platform>, limits: AnySyncLimits = AnySyncLimits()) {
             self.listen = listen
             self.protocolVersions = protocolVersions
             self.maxMessageBytes = maxMessageBytes
             self.enabledPlatforms = enabledPlatforms
+            self.limits = limits
         }
     }
 
@@ -45,7 +45,8 @@ package final class AnySyncDoor: Sendable {
                               rateLimiter: RateLimiter, log: LogSink) throws -> AnySyncDoor {
         var settings = AnySyncConnection.Settings()
         settings.versions = configuration.protocolVersions
-        settings.limits.maxMessageBytes = configuration.maxMessageBytes
+        settings.maxMessageBytes = configuration.maxMessageBytes
+        settings.limits = configuration.limits
         let door = try AnySyncDoor(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID in
             PushCallHandler(service: service, rateLimiter: rateLimiter, caller: account, peerID: peerID,
                             disabledPlatformToken: { platform in
@@ -71,14 +72,20 @@ package final class AnySyncDoor: Sendable {
                 let channel = SocketChannel(fd: fd)
                 let connection = AnySyncConnection(channel: channel, tls: tls, peerKey: peerKey, ownPeerID: ownPeerID,
                                                    settings: settings, log: log, makeHandler: makeHandler)
-                let id: Int? = connections.withLock { state in
-                    guard !state.stopped, state.open.count < Self.maxConnections else { return nil }
+                let admitted: Result<Int, AdmissionRefusal> = connections.withLock { state in
+                    guard !state.stopped else { return .failure(.stopped) }
+                    guard state.open.count < settings.limits.maxConnections else { return .failure(.connectionLimit) }
+                    guard state.open.values.count(where: { !$0.inYamux }) < settings.limits.maxPendingHandshakes else {
+                        return .failure(.pendingHandshakeLimit)
+                    }
                     state.next += 1
                     state.open[state.next] = connection
-                    return state.next
+                    return .success(state.next)
                 }
-                guard let id else {
-                    log(.warn, "anysync_refused", ["reason": "connection_limit"])
+                guard case .success(let id) = admitted else {
+                    if case .failure(let refusal) = admitted, refusal != .stopped {
+                        log(.warn, "anysync_refused", ["reason": "\(refusal.rawValue)"])
+                    }
                     continue // the channel closes the fd when released
                 }
                 finished.enter()
@@ -92,6 +99,13 @@ package final class AnySyncDoor: Sendable {
             }
         }
         acceptor.start()
+    }
+
+    /// Why the acceptor closed a connection at once.
+    private enum AdmissionRefusal: String, Error {
+        case stopped
+        case connectionLimit = "connection_limit"
+        case pendingHandshakeLimit = "pending_handshake_limit"
     }
 
     /// Stops accepting, sends GoAway to every session and closes them; waits (bounded) for their threads.

@@ -12,6 +12,8 @@ enum DRPCReply: Equatable {
 struct DRPCServerConnection {
     /// The largest DRPC packet (and frame) accepted.
     let maxMessageBytes: Int
+    /// The largest Proto handshake frame.
+    let maxHandshakeFrameBytes: Int
 
     private var buffer: [UInt8] = []
     private var handshakeDone = false
@@ -22,7 +24,10 @@ struct DRPCServerConnection {
     private var rpc: String?
     private var answered = true
 
-    init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
+    init(maxMessageBytes: Int, maxHandshakeFrameBytes: Int = AnySyncLimits().maxHandshakeFrameBytes) {
+        self.maxMessageBytes = maxMessageBytes
+        self.maxHandshakeFrameBytes = maxHandshakeFrameBytes
+    }
 
     struct Result: Equatable {
         var output: [UInt8] = []
@@ -36,7 +41,10 @@ struct DRPCServerConnection {
         buffer += bytes
         var result = Result()
         if !handshakeDone {
-            guard let (frame, consumed) = try HandshakeFrame.parse(buffer) else { return result }
+            guard let (frame, consumed) = try HandshakeFrame.parse(buffer, maxPayload: maxHandshakeFrameBytes) else {
+                guard buffer.count <= maxHandshakeFrameBytes + HandshakeFrame.headerSize else { throw .tooLarge("Proto frame") }
+                return result
+            }
             buffer.removeFirst(consumed)
             switch try ProtoHandshake.answer(to: frame) {
             case .accept(let reply):

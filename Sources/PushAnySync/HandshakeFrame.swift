@@ -8,8 +8,6 @@ package struct HandshakeFrame: Equatable {
     }
 
     static let headerSize = 5
-    /// The reference's `sizeLimit`: 200 KiB.
-    static let maxPayload = 200 * 1024
 
     package var kind: UInt8
     package var payload: [UInt8]
@@ -25,8 +23,10 @@ package struct HandshakeFrame: Equatable {
     }
 
     /// Parses one frame from the front of `buffer`: nil while more bytes are needed.
-    /// Throws `.tooLarge` when the announced length is over 200 KiB.
-    package static func parse(_ buffer: [UInt8]) throws(AnySyncWireError) -> (frame: HandshakeFrame, consumed: Int)? {
+    /// Throws `.tooLarge` when the announced length is over `maxPayload` (`anysync.maxHandshakeFrameBytes`,
+    /// by default the reference's `sizeLimit` of 200 KiB), before any of it is buffered.
+    package static func parse(_ buffer: [UInt8], maxPayload: Int = AnySyncLimits().maxHandshakeFrameBytes)
+        throws(AnySyncWireError) -> (frame: HandshakeFrame, consumed: Int)? {
         guard buffer.count >= headerSize else { return nil }
         let length = Int(buffer[1]) | Int(buffer[2]) << 8 | Int(buffer[3]) << 16 | Int(buffer[4]) << 24
         guard length <= maxPayload else { throw .tooLarge("handshake frame of \(length) bytes") }

@@ -3,9 +3,21 @@
 struct YamuxSession {
     static let initialWindow: UInt32 = 256 * 1024
 
-    struct Limits {
-        var maxStreams = 64
+    /// `anysync.maxStreams`, `anysync.maxFrameBytes`, `anysync.maxHandshakeFrameBytes`,
+    /// `limits.maxBodyBytes` (PROTOCOL §7).
+    struct Limits: Sendable {
+        /// Open streams per session; a SYN beyond is reset.
+        var maxStreams = AnySyncLimits().maxStreams
+        /// The largest Data frame; larger is a protocol error (GoAway). At most the window.
+        var maxFrameBytes = AnySyncLimits().maxFrameBytes
+        /// The largest Proto handshake frame at a stream's start.
+        var maxHandshakeFrameBytes = AnySyncLimits().maxHandshakeFrameBytes
+        /// The largest DRPC packet, and so a stream's reassembly buffer.
         var maxMessageBytes = 4 * 1024 * 1024
+
+        /// Replies a stream may hold while the client grants no window: one window's worth plus
+        /// one packet. A client that keeps calling without reading has its stream reset.
+        var maxReplyBacklogBytes: Int { maxMessageBytes + Int(YamuxSession.initialWindow) }
     }
 
     private struct Stream {
@@ -69,7 +81,8 @@ struct YamuxSession {
                 output += YamuxHeader(kind: .windowUpdate, flags: .rst, streamID: id, length: 0).encoded()
                 return .keepGoing
             }
-            streams[id] = Stream(connection: DRPCServerConnection(maxMessageBytes: limits.maxMessageBytes))
+            streams[id] = Stream(connection: DRPCServerConnection(maxMessageBytes: limits.maxMessageBytes,
+                                                             maxHandshakeFrameBytes: limits.maxHandshakeFrameBytes))
             output += YamuxHeader(kind: .windowUpdate, flags: .ack, streamID: id, length: 0).encoded()
         }
         guard var stream = streams[id] else { return .keepGoing } // unknown stream: discarded, as Go does
@@ -90,6 +103,7 @@ struct YamuxSession {
                 let result = try stream.connection.receive(payload, dispatch: dispatch)
                 stream.pending += result.output
                 if result.close { stream.finAfterPending = true }
+                guard stream.pending.count <= limits.maxReplyBacklogBytes else { throw AnySyncWireError.tooLarge("reply backlog") }
             } catch {
                 output += YamuxHeader(kind: .windowUpdate, flags: .rst, streamID: id, length: 0).encoded()
                 streams[id] = nil

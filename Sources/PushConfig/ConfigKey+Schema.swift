@@ -58,6 +58,19 @@ extension ConfigKey {
             ConfigKey(path: "anysync.protocolVersions") { config, text throws(ConfigValueError) in
                 config.anysync.protocolVersions = try ConfigValue.versionRange(text)
             },
+            .duration("anysync.handshakeTimeout", \.anysync.handshakeTimeout),
+            .duration("anysync.idleTimeout", \.anysync.idleTimeout),
+            .duration("anysync.writeTimeout", \.anysync.writeTimeout),
+            .int("anysync.maxConnections", \.anysync.maxConnections),
+            .int("anysync.maxPendingHandshakes", \.anysync.maxPendingHandshakes),
+            .int("anysync.maxStreams", \.anysync.maxStreams),
+            .int("anysync.maxHandshakeFrameBytes", \.anysync.maxHandshakeFrameBytes, minimum: 64),
+            ConfigKey(path: "anysync.maxFrameBytes") { config, text throws(ConfigValueError) in
+                let n = try ConfigValue.int(text, minimum: 64)
+                // A Data frame larger than the stream window could never be sent within it.
+                guard n <= 256 * 1024 else { throw ConfigValueError("must be at most 262144 (the yamux window), got \(n)") }
+                config.anysync.maxFrameBytes = n
+            },
             .number("rateLimits.registrationPerMinute", \.rateLimits.registrationPerMinute),
             .int("rateLimits.registrationBurst", \.rateLimits.registrationBurst),
             .number("rateLimits.notifyPerSecond", \.rateLimits.notifyPerSecond),
@@ -78,6 +91,9 @@ extension ConfigKey {
             },
             .string("log.file", \.log.file),
             .duration("log.summaryInterval", \.log.summaryInterval),
+            .int("server.maxConnectionsPerIP", \.server.maxConnectionsPerIP, minimum: 0),
+            .int("server.maxHeaderBytes", \.server.maxHeaderBytes, minimum: 1024),
+            .duration("server.requestTimeout", \.server.requestTimeout),
         ]
     }
 }

@@ -4,7 +4,9 @@ import PushNet
 import PushSupport
 
 /// An HTTP/1.1 server on libmicrohttpd: an internal thread pool, keep-alive, request bodies
-/// capped at `maxBodyBytes`, idle connections closed after `connectionTimeout`.
+/// capped at `maxBodyBytes`, idle connections closed after `connectionTimeout`, request heads
+/// bounded by `maxHeaderBytes`, and a request that has not arrived whole within `requestTimeout`
+/// (bytes trickled in) closed by `RequestDeadlines`.
 ///
 /// Owns its `MHD_Daemon`. Life cycle: `start()`, then `quiesce()` (stop accepting; answers
 /// carry `Connection: close`), `waitUntilIdle(timeout:)`, `stop()`. Deinit stops it too.
@@ -19,14 +21,25 @@ package final class HTTPServer: Sendable {
         package var maxBodyBytes: Int
         /// Concurrent connections at most.
         package var maxConnections: Int
+        /// Concurrent connections from one client address; 0 = no limit.
+        package var maxConnectionsPerIP: Int
+        /// A connection's buffer for the request line and headers (libmicrohttpd's connection memory
+        /// limit); a larger head is refused by libmicrohttpd.
+        package var maxHeaderBytes: Int
+        /// Seconds a request's head and body may take to arrive (`RequestDeadlines`).
+        package var requestTimeout: Double
 
         package init(address: ListenAddress, threads: Int = 8, connectionTimeout: Double = 30,
-                    maxBodyBytes: Int = 4 * 1024 * 1024, maxConnections: Int = 4096) {
+                    maxBodyBytes: Int = 4 * 1024 * 1024, maxConnections: Int = 4096, maxConnectionsPerIP: Int = 0,
+                    maxHeaderBytes: Int = 64 * 1024, requestTimeout: Double = 30) {
             self.address = address
             self.threads = threads
             self.connectionTimeout = connectionTimeout
             self.maxBodyBytes = maxBodyBytes
             self.maxConnections = maxConnections
+            self.maxConnectionsPerIP = maxConnectionsPerIP
+            self.maxHeaderBytes = maxHeaderBytes
+            self.requestTimeout = requestTimeout
         }
     }
 
@@ -38,6 +51,7 @@ package final class HTTPServer: Sendable {
     package let configuration: Configuration
     package let responder: any HTTPResponder
     let inFlight = InFlightCounter()
+    let deadlines: RequestDeadlines
     private let lifecycle = Protected(Lifecycle())
 
     private struct Lifecycle {
@@ -50,7 +64,12 @@ package final class HTTPServer: Sendable {
     package init(configuration: Configuration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        deadlines = RequestDeadlines(requestTimeout: configuration.requestTimeout,
+                                     keepAliveTimeout: configuration.connectionTimeout)
     }
+
+    /// Connections closed because a request did not arrive within `requestTimeout`.
+    package var requestsTimedOut: Int { deadlines.timedOut }
 
     deinit { stop() }
 
@@ -77,12 +96,14 @@ package final class HTTPServer: Sendable {
                 configuration.address.port, sockaddr,
                 UInt32(max(1, configuration.threads)), UInt32(max(1, configuration.maxConnections)),
                 UInt32(max(1, configuration.connectionTimeout.rounded(.up))),
-                64 * 1024,
-                HTTPServerCallbacks.access, me, HTTPServerCallbacks.completed, me, HTTPServerCallbacks.uriLogged, me)
+                max(1024, configuration.maxHeaderBytes), UInt32(max(0, configuration.maxConnectionsPerIP)),
+                HTTPServerCallbacks.access, me, HTTPServerCallbacks.completed, me, HTTPServerCallbacks.uriLogged, me,
+                HTTPServerCallbacks.connectionNotified, me)
         }
         guard let daemon else {
             throw StartError(description: "cannot listen on \(configuration.address): \(String(cString: strerror(errno)))")
         }
+        deadlines.start()
         let port = pushnode_mhd_bound_port(daemon)
         lifecycle.withLock {
             $0.daemon = daemon
@@ -112,6 +133,7 @@ package final class HTTPServer: Sendable {
             return state.daemon
         }
         if let daemon { MHD_stop_daemon(daemon) }
+        deadlines.stop()
     }
 }
 

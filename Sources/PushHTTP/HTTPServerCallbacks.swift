@@ -17,9 +17,20 @@ enum HTTPServerCallbacks {
         return Unmanaged.passRetained(context).toOpaque()
     }
 
-    static let completed: pushnode_mhd_completed = { cls, _, contextSlot, _ in
+    static let connectionNotified: pushnode_mhd_notify_connection = { cls, connection, _, code in
+        guard let cls, let connection else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if code == .CONNECTION_NOTIFY_STARTED {
+            server.deadlines.connectionStarted(connection, fd: pushnode_mhd_connection_fd(connection))
+        } else {
+            server.deadlines.connectionClosed(connection)
+        }
+    }
+
+    static let completed: pushnode_mhd_completed = { cls, connection, contextSlot, _ in
         guard let cls else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if let connection { server.deadlines.requestCompleted(connection) }
         if let slot = contextSlot, let raw = slot.pointee {
             Unmanaged<RequestContext>.fromOpaque(raw).release()
             slot.pointee = nil
@@ -39,6 +50,7 @@ enum HTTPServerCallbacks {
             MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, contextPointer)
             if let declared = context.headers["content-length"].flatMap({ Int($0) }), declared > limit {
                 // Refuse before reading: libmicrohttpd then closes the connection after the answer.
+                server.deadlines.answerQueued(connection)
                 return queue(server.responder.respondTooLarge(to: request(context, method), limit: limit),
                              on: connection, closing: true)
             }
@@ -70,6 +82,7 @@ enum HTTPServerCallbacks {
         }
 
         let incoming = request(context, method)
+        server.deadlines.answerQueued(connection)
         let response = context.tooLarge
             ? server.responder.respondTooLarge(to: incoming, limit: limit)
             : server.responder.respond(to: incoming)

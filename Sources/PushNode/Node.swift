@@ -185,7 +185,10 @@ package final class Node: Sendable {
             HTTPServer(configuration: .init(address: address, threads: config.server.threads,
                                             connectionTimeout: config.server.connectionTimeout,
                                             maxBodyBytes: config.limits.maxBodyBytes,
-                                            maxConnections: config.server.maxConnections),
+                                            maxConnections: config.server.maxConnections,
+                                            maxConnectionsPerIP: config.server.maxConnectionsPerIP,
+                                            maxHeaderBytes: config.server.maxHeaderBytes,
+                                            requestTimeout: config.server.requestTimeout),
                        responder: responder)
         }
         let api = server(config.listen, router)

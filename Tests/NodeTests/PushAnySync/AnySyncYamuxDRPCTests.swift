@@ -7,16 +7,9 @@ import Testing
     /// Feeds raw client bytes through header parsing into the session, as the connection loop does.
     static func run(_ session: inout YamuxSession, _ input: [UInt8],
                     dispatch: (String, [UInt8]) -> DRPCReply) throws -> (output: [UInt8], verdict: YamuxSession.Verdict) {
-        var offset = 0
         var output: [UInt8] = []
-        var verdict = YamuxSession.Verdict.keepGoing
-        while verdict == .keepGoing, let header = try YamuxHeader.parse(input[offset...]) {
-            let length = header.kind == .data ? Int(header.length) : 0
-            let start = offset + YamuxHeader.size
-            offset = start + length
-            verdict = session.handle(header, payload: Array(input[start..<offset]), output: &output, dispatch: dispatch)
-        }
-        return (output, verdict)
+        let progress = try session.handleFrames(in: input[...], output: &output, dispatch: dispatch)
+        return (output, progress.verdict)
     }
 
     @Test func setTokenOnAFreshSession() throws {
@@ -113,6 +106,29 @@ import Testing
         #expect(verdict == .keepGoing)
         #expect(out.suffix(12) == ArraySlice(WireVectors.hex("00 01 0008 00000005 00000000")), "RST on stream 5")
         #expect(session.openStreams == 1, "stream 1 stays open")
+    }
+
+    /// A client that keeps calling on a stream without granting window: replies queue up to one
+    /// window plus one packet, then the stream is reset; the session and its other streams go on.
+    @Test func aStreamWhoseRepliesPileUpUnreadIsReset() throws {
+        var session = YamuxSession(limits: .init(maxStreams: 64, maxMessageBytes: 1024))
+        let reply = [UInt8](repeating: 7, count: 100 * 1024)
+        let dispatch: (String, [UInt8]) -> DRPCReply = { _, _ in .message(reply) }
+        _ = try Self.run(&session, WireVectors.hex("00 01 0001 00000001 00000000"), dispatch: dispatch)
+        var output: [UInt8] = []
+        for call in 1...6 {
+            var stream = call == 1 ? HandshakeFrame(kind: 3, payload: []).encoded() : []
+            stream += DRPCFrame(kind: .invoke, stream: UInt64(call), message: 1, data: Array("/pushproto.Push/Subscriptions".utf8)).encoded()
+            stream += DRPCFrame(kind: .message, stream: UInt64(call), message: 2).encoded()
+            let frame = YamuxHeader(kind: .data, flags: [], streamID: 1, length: UInt32(stream.count)).encoded() + stream
+            output += try Self.run(&session, frame, dispatch: dispatch).output
+            // 100 KiB per call: 2.56 calls fill the 256 KiB window, the backlog may hold 257 KiB more, so
+            // the sixth call's reply is one too many.
+            #expect(session.openStreams == (call < 6 ? 1 : 0), "after call \(call)")
+        }
+        #expect(output.suffix(12) == ArraySlice(WireVectors.hex("00 01 0008 00000001 00000000")), "RST on stream 1")
+        #expect(try Self.run(&session, WireVectors.hex("00 01 0001 00000003 00000000"), dispatch: dispatch).output
+                == WireVectors.hex("00 01 0002 00000003 00000000"), "a new stream is still accepted")
     }
 
     @Test func sessionErrorsAnswerGoAway() throws {
