@@ -159,9 +159,9 @@ package final class Node: Sendable {
             capabilities: capabilities, authenticator: authenticator,
             rateLimiter: rateLimiter,
             handler: { [state] request, account in
-                guard let backend = state.withLock({ $0.backend }) else {
-                    return ErrorJSON.response(.unavailable, "storage is not open yet")
-                }
+                // Storage still opening (the listener starts first): the client's answer is the one
+                // of any storage it cannot use yet, with its Retry-After (PROTOCOL §3.2).
+                guard let backend = state.withLock({ $0.backend }) else { return ErrorJSON.storageUnavailable }
                 return backend.handler(request, account)
             },
             operations: operations, servesMetrics: config.adminListen == nil, log: log)
