@@ -20,7 +20,7 @@ DEB := .build/pushnode_$(VERSION)_$(DEB_ARCH).deb
 # zstd: read by dpkg on Debian 12; about 3 s here for the ~90 MB tree (gzip: 25 s, and a larger file).
 DEB_COMPRESSION ?= zstd
 
-.PHONY: run test deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize bench clean install deb
+.PHONY: run test deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize soak bench clean install deb
 
 ## Install the Debian packages that are missing (needs root or sudo).
 deps:
@@ -111,6 +111,14 @@ deb: $(BIN)
 	@command -v patchelf >/dev/null || { SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get install -y -qq patchelf; }
 	contrib/debian/build-deb.sh $(BIN) $(VERSION) $(DEB_ARCH) $(DEB) $(DEB_COMPRESSION)
+
+## The soak (Tests/Soak/soak.py, also `PushBench soak`): Notify under `kill -9` every 1.5–4 s with
+## restarts, then the exact account; SQLite, then PostgreSQL with a database stop/start. Fails on a
+## lost 200 or an answer other than 200 / 503 storage.unavailable. `make test` runs a short one.
+SOAK_MINUTES ?= 3
+soak: release venv
+	$(PY) Tests/Soak/soak.py --binary $(BIN) --storage sqlite --minutes $(SOAK_MINUTES)
+	$(PY) Tests/Soak/soak.py --binary $(BIN) --storage postgres --minutes $(SOAK_MINUTES)
 
 bench: release
 	.build/release/PushBench all

@@ -8,6 +8,7 @@ usage: PushBench crypto | all
 \(HTTPClientBenchmark.usage)
 \(IngestBench.usage)
 \(DoorBench.usage)
+\(SoakCommand.usage)
 """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -32,6 +33,7 @@ do {
             exit(2)
         }
         try DoorBench.run(options)
+    case "soak": SoakCommand.run(Array(arguments.dropFirst()))
     case "deliver":
         guard let options = DeliveryBenchmark.parse(Array(arguments.dropFirst())) else {
             print(DeliveryBenchmark.usage)
