@@ -66,7 +66,7 @@ struct PushCallHandler: Sendable {
         return Self.ok
     }
 
-    /// Kind `message`; a missing message is 1200; no topic is Ok with nothing queued (as the
+    /// Kind `message`; a missing message is refused (code 0, the reference's text); no topic is Ok with nothing queued (as the
     /// reference), once the message's signature verified.
     private func notify(_ request: PushWire.NotifyRequest) throws(ServiceError) {
         let topics = try PushWire.serviceTopics(request.topics)

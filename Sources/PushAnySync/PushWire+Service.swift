@@ -6,7 +6,7 @@ import PushService
 /// here, in request order; every rule of the protocol (shapes, limits, signature verification) is
 /// the service's. Refusals are the service's `ServiceError`, so the door's one table answers them.
 extension PushWire {
-    /// Bytes the wire cannot read: 1200 naming the wire error (never a value).
+    /// Bytes the wire cannot read: a code-0 refusal naming the wire error (never a value).
     static func decoded<T>(_ read: @autoclosure () throws(AnySyncWireError) -> T) throws(ServiceError) -> T {
         do {
             return try read()
@@ -15,7 +15,7 @@ extension PushWire {
         }
     }
 
-    /// `Platform` IOS = 0, Android = 1; anything else is 1200.
+    /// `Platform` IOS = 0, Android = 1; anything else is a code-0 refusal.
     static func platform(_ value: UInt64) throws(ServiceError) -> Platform {
         switch value {
         case 0: return .ios
@@ -24,7 +24,7 @@ extension PushWire {
         }
     }
 
-    /// A space key of 32 bytes, else 1200 with the reference's text.
+    /// A space key of 32 bytes, else a code-0 refusal with the reference's text.
     static func spaceKey(_ bytes: [UInt8], field: String) throws(ServiceError) -> SpaceKey {
         guard let key = try? SpaceKey(publicKey: bytes) else {
             throw .invalid(field, "expect ed25519 public key data size to be 32")

@@ -176,10 +176,13 @@ class HandshakeRefused(Exception):
 
 
 class DRPCError(Exception):
-    def __init__(self, code, message):
+    """`frame`: the Error frame's bytes as they came (kind byte, stream id, message id, length, data)."""
+
+    def __init__(self, code, message, frame=b""):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.frame = frame
 
 
 class Session:
@@ -339,7 +342,7 @@ class Session:
                 continue
             if kind == 3:
                 code = struct.unpack(">Q", data[:8])[0]
-                raise DRPCError(code, data[8:].decode())
+                raise DRPCError(code, data[8:].decode(), self.last_frame)
             if kind == 2:
                 message = data
             if kind == 6:
@@ -351,7 +354,7 @@ class Session:
             parsed = self._parse_drpc(self.buffer)
             if parsed:
                 frame, used = parsed
-                self.buffer = self.buffer[used:]
+                self.last_frame, self.buffer = self.buffer[:used], self.buffer[used:]
                 return frame
             kind, flags, sid, length, payload = self.read_yamux()
             if kind == 2 and flags & 1:
