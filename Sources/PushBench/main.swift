@@ -1,6 +1,7 @@
 import Foundation
 
-/// `PushBench <suite>`: prints figures and ratios measured in one run. Never a test.
+/// `PushBench <suite>`: prints figures and ratios measured in one run; never a timed test. `soak`
+/// checks correctness under kill -9 (its figures are counts) and exits 1 when a 200 was lost.
 let usage = """
 usage: PushBench crypto | all
        PushBench http …

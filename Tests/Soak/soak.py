@@ -103,7 +103,6 @@ class Soak:
         self.ledger = Ledger()
         self.kills = 0
         self.outages = []  # (seconds down, seconds from resume to /readyz 200)
-        self.events = []
 
     def node_env(self, mock, store_env):
         return dict(store_env,
@@ -115,6 +114,15 @@ class Soak:
 
     def run(self, mock, store_env, cluster_dir):
         node = NodeProcess(self.options.binary, self.node_env(mock, store_env), os.path.join(self.work, "node.log"))
+        try:
+            return self.soak(node, mock, cluster_dir)
+        except BaseException:
+            if node.alive():  # never leave a node running behind a failed soak
+                node.kill()
+            print("node log (tail):\n" + node.log_tail(), file=sys.stderr)
+            raise
+
+    def soak(self, node, mock, cluster_dir):
         node.start()
         space = Space()
         tokens = [f"soak-device-{index:02d}" for index in range(self.options.devices)]
