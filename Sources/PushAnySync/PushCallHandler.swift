@@ -66,8 +66,8 @@ struct PushCallHandler: Sendable {
         return Self.ok
     }
 
-    /// Kind `message`; a missing message is refused (code 0, the reference's text); no topic is Ok with nothing queued (as the
-    /// reference), once the message's signature verified.
+    /// Kind `message`; a missing message is refused (code 0, the reference's text); no topic is Ok
+    /// with nothing queued (as the reference), once the message's signature verified.
     private func notify(_ request: PushWire.NotifyRequest) throws(ServiceError) {
         let topics = try PushWire.serviceTopics(request.topics)
         guard let wire = request.message else { throw .refused(.missingField, "push: message is required", field: "message") }
