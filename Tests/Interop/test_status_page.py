@@ -192,7 +192,8 @@ def test_the_status_page_of_a_node_under_load_in_headless_chromium(pushnode_bin,
             counted = sum(node.metric("pushnode_deliveries_total", provider=p, outcome=outcome) for p in providers)
             assert sum(m[outcome] for m in data["perMinute"]) == counted, outcome
         assert sum(m["delivered"] for m in data["perMinute"]) == 16 * NOTIFIES
-        assert sum(m["dead"] for m in data["perMinute"]) == 3
+        # Each doomed device is dead once per Notify sent to it before its registration was pruned.
+        assert 3 <= sum(m["dead"] for m in data["perMinute"]) <= 3 * NOTIFIES
         assert sum(m["rejected"] for m in data["perMinute"]) == NOTIFIES  # the flaky device's, attempts exhausted
         assert {p["provider"] for p in data["providers"]} == set(providers)
         raw = json.dumps(data)
