@@ -212,13 +212,41 @@ def test_the_status_page_of_a_node_under_load_in_headless_chromium(pushnode_bin,
         node.stop()
 
 
-def test_pushnode_status_names_the_url_it_cannot_reach(pushnode_bin):
+def test_pushnode_status_names_the_url_it_cannot_reach(pushnode_bin, tmp_path):
     code, out, err = run_cli(pushnode_bin, "status", "--admin", "http://127.0.0.1:1", check=False)
     assert code != 0 and out == b""
     assert "http://127.0.0.1:1" in err and "connection refused" in err
+    # Without --admin: the config's adminListen (a wildcard host asked on loopback) ...
+    config = tmp_path / "config.yaml"
+    config.write_text("adminListen: 0.0.0.0:1\n")
+    code, _, err = run_cli(pushnode_bin, "status", "--config", str(config), check=False)
+    assert code != 0 and "cannot reach the node at http://127.0.0.1:1" in err
+    # ... and a config without one says where /status is served.
+    config.write_text("listen: 127.0.0.1:8765\n")
+    code, _, err = run_cli(pushnode_bin, "status", "--config", str(config), check=False)
+    assert code != 0 and "adminListen" in err and "--admin" in err
+    _, out, _ = run_cli(pushnode_bin, "status", "--help")
+    assert "--admin URL" in out.decode() and "127.0.0.1:9765" in out.decode()
 
 
 def status_json(node):
     status, _, data = node.json("GET", "/status.json", port=node.admin_port)
     assert status == 200, data
     return data
+
+
+def test_on_postgresql_the_page_names_the_driver_never_the_url(pushnode_bin, mock, postgres_database):
+    env = node_env(mock, PUSHNODE_ADMIN_LISTEN="127.0.0.1:0", **postgres_database.env())
+    node = Node(pushnode_bin, env=env)
+    try:
+        receiver = Account(node)
+        receiver.register("android", uid("android-"))
+        data = status_json(node)
+        assert data["storage"] == "postgres" and data["registrations"] == {"android": 1}
+        _, _, page = node.request("GET", "/status", port=node.admin_port)
+        url = postgres_database.url
+        for text in (url, url.split("@")[-1], postgres_database.name):
+            assert text.encode() not in page and text not in json.dumps(data), text
+        assert b'<dd id="storage">postgres</dd>' in page
+    finally:
+        node.stop()
