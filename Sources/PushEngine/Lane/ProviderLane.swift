@@ -53,7 +53,8 @@ final class ProviderLane: @unchecked Sendable {
 
     init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, store: any PushStore,
          transport: any DeliveryTransport, settings: LaneStateMachine.Settings, requestTimeout: TimeInterval,
-         metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, activity: DeliveryActivity, log: LogSink, clock: EngineClock) {
+         metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, activity: DeliveryActivity,
+         log: LogSink, clock: EngineClock) {
         provider = gateway.provider
         self.gateway = gateway
         self.credentials = credentials

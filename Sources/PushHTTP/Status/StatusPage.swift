@@ -129,7 +129,8 @@ package enum StatusPage {
         return String(stamp.dropFirst(11).prefix(8))
     }
 
-    /// The page's one style block (its hash is in the policy).
+    /// The page's one style block (its hash is in the policy); the legend's swatches take the
+    /// chart's colours.
     static let style = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1180px;padding:16px 24px;\
         color:#1d232b;background:#f6f7f9}\
@@ -145,8 +146,6 @@ package enum StatusPage {
         .retried{background:#fff1d6;color:#8a5300}.rejected{background:#ece3fb;color:#5b2a9e}.expired{background:#e8eaed;color:#4a525c}\
         .legend{display:flex;gap:16px;margin:6px 0 0;padding:0;list-style:none;font-size:12px}\
         .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px}\
-        .sw-delivered{background:#2f9e5b}.sw-retried{background:#e0a020}.sw-dead{background:#d64545}\
-        .sw-rejected{background:#8a5cd6}.sw-expired{background:#9aa3ad}\
         svg{display:block;width:100%;height:auto}footer{color:#8a939e;font-size:12px}
-        """
+        """ + StatusChart.colors.sorted { $0.key < $1.key }.map { ".sw-\($0.key){background:\($0.value)}" }.joined()
 }
