@@ -1,6 +1,6 @@
 # pushnode — `make run` starts a node on the embedded default; `make test` runs everything.
 SHELL := /bin/bash
-APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config postgresql libpq-dev patchelf curl
+APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config postgresql libpq-dev patchelf curl chromium
 VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=

@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "pushnode",
             dependencies: ["PushNode", "PushConfig", "PushAnySync", "PushEngine", "PushDelivery", "PushStore", "PushSupport",
-                           "PushCrypto", "PushProtocol", "PushClient", "HTTPClient"]
+                           "PushCrypto", "PushProtocol", "PushClient", "HTTPClient", "PushNet"]
         ),
         .executableTarget(
             name: "PushBench",

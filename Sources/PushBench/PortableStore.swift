@@ -52,6 +52,7 @@ final class PortableStore: PushStore {
         try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter)
     }
     func outboxStatistics() throws -> [Provider: OutboxStatistics] { try base.outboxStatistics() }
+    func registrationCounts() throws -> [Platform: Int] { try base.registrationCounts() }
     func purgeExpired(now: Date) throws -> PurgeCounts { try base.purgeExpired(now: now) }
     func statistics() -> StoreStatistics { base.statistics() }
     func close() { base.close() }

@@ -94,6 +94,7 @@ extension ConfigKey {
             .int("server.maxConnectionsPerIP", \.server.maxConnectionsPerIP, minimum: 0),
             .int("server.maxHeaderBytes", \.server.maxHeaderBytes, minimum: 1024),
             .duration("server.requestTimeout", \.server.requestTimeout),
+            .bool("server.statusOnPublicListener", \.server.statusOnPublicListener),
         ]
     }
 }

@@ -161,6 +161,9 @@ package struct NodeConfig: Sendable, Equatable {
         package var maxHeaderBytes = 64 * 1024
         /// `server.requestTimeout`, seconds: a request's head and body must have arrived within this.
         package var requestTimeout: Double = 30
+        /// `server.statusOnPublicListener`: serve `/status` and `/status.json` on `listen` too (by
+        /// default only on `adminListen`: the page tells queue depths and failure reasons).
+        package var statusOnPublicListener = false
     }
 }
 

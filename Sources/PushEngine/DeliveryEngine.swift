@@ -65,6 +65,8 @@ package final class DeliveryEngine: Sendable {
     private let timers = Protected<[any DispatchSourceTimer]>([])
     private let summary: DeliverySummary
     package let health: ProviderHealth
+    /// Tries per minute and the recent outcomes, for the status page.
+    package let activity: DeliveryActivity
 
     package init(store: any PushStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
                 metrics: MetricsRegistry, log: LogSink, clock: EngineClock = .system) {
@@ -72,6 +74,7 @@ package final class DeliveryEngine: Sendable {
         let providers = routes.map(\.gateway.provider)
         let health = ProviderHealth(providers: providers, gauge: deliveryMetrics.healthy)
         let summary = DeliverySummary(monotonic: clock.monotonic)
+        let activity = DeliveryActivity()
         let settings = LaneStateMachine.Settings(
             policy: configuration.policy, maxInFlight: configuration.maxInFlight, claimBatch: configuration.claimBatch,
             pollInterval: configuration.pollInterval, credentialRetry: configuration.credentialRetry,
@@ -81,7 +84,7 @@ package final class DeliveryEngine: Sendable {
             lanes[route.gateway.provider] = ProviderLane(
                 gateway: route.gateway, credentials: route.credentials, store: store, transport: transport,
                 settings: settings, requestTimeout: configuration.requestTimeout, metrics: deliveryMetrics,
-                health: health, summary: summary, log: log, clock: clock)
+                health: health, summary: summary, activity: activity, log: log, clock: clock)
         }
         self.lanes = lanes
         self.store = store
@@ -91,6 +94,7 @@ package final class DeliveryEngine: Sendable {
         self.clock = clock
         self.health = health
         self.summary = summary
+        self.activity = activity
         DeliveryMetrics.registerOutboxGauges(registry: metrics, providers: Provider.allCases.filter { lanes[$0] != nil },
                                              store: store, clock: clock)
     }

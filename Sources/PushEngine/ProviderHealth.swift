@@ -14,7 +14,14 @@ package final class ProviderHealth: Sendable {
         case misconfigured
     }
 
+    /// A provider's last failed try: its reason code (§6) and when.
+    package struct Failure: Sendable, Equatable {
+        package var reason: String
+        package var at: Date
+    }
+
     private let states: Protected<[Provider: State]>
+    private let failures = Protected<[Provider: Failure]>([:])
     private let gauge: Gauge?
 
     package init(providers: [Provider], gauge: Gauge?) {
@@ -32,6 +39,15 @@ package final class ProviderHealth: Sendable {
     }
 
     package func state(of provider: Provider) -> State? { states.withLock { $0[provider] } }
+
+    /// Remembers a try of `provider` that did not deliver (retried, dead, rejected, expired) as its
+    /// last failure; the status page shows it next to the state.
+    package func recordFailure(_ provider: Provider, reason: String, at date: Date) {
+        failures.withLock { $0[provider] = Failure(reason: reason, at: date) }
+    }
+
+    /// The last failure per provider (absent before the first).
+    package var lastFailures: [Provider: Failure] { failures.withLock { $0 } }
 
     /// Provider name → state name, for `/readyz`.
     package var snapshot: [String: String] {

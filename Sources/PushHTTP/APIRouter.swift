@@ -18,13 +18,18 @@ package final class APIRouter: HTTPResponder {
     private let handler: AuthenticatedHandler
     private let operations: OperationsRoutes
     private let servesMetrics: Bool
+    private let servesStatus: Bool
     private let metrics: HTTPMetrics
     private let log: LogSink
     private let now: @Sendable () -> Double
 
-    /// - Parameter servesMetrics: false when an admin listener serves `/metrics` instead.
+    /// - Parameters:
+    ///   - servesMetrics: false when an admin listener serves `/metrics` instead.
+    ///   - servesStatus: whether `/status` and `/status.json` are served here too
+    ///     (`server.statusOnPublicListener`); else they are 404 like any unknown path.
     package init(capabilities: Capabilities, authenticator: RequestAuthenticator, rateLimiter: RateLimiter,
                 handler: @escaping AuthenticatedHandler, operations: OperationsRoutes, servesMetrics: Bool = true,
+                servesStatus: Bool = false,
                 log: LogSink = .standardError,
                 now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
         self.capabilitiesBody = capabilities.json
@@ -33,6 +38,7 @@ package final class APIRouter: HTTPResponder {
         self.handler = handler
         self.operations = operations
         self.servesMetrics = servesMetrics
+        self.servesStatus = servesStatus
         self.metrics = HTTPMetrics(registry: operations.metrics)
         self.log = log
         self.now = now
@@ -61,7 +67,7 @@ package final class APIRouter: HTTPResponder {
     private func route(_ request: HTTPRequest) -> Outcome {
         let path = request.path
         let label = routeLabel(path)
-        guard !RouteTable.routes(at: path).isEmpty, path != "/metrics" || servesMetrics else {
+        guard let known = RouteTable.routes(at: path).first, serves(known) else {
             return Outcome(response: ErrorJSON.response(.notFound, "no such route"), route: label, account: nil)
         }
         guard let route = RouteTable.route(method: request.method, path: path) else {
@@ -77,6 +83,15 @@ package final class APIRouter: HTTPResponder {
                            route: label, account: nil)
         case .service(let operation, _):
             return authenticated(request, rateClass: operation.rateClass, label: label)
+        }
+    }
+
+    /// Whether this listener answers `route` (the node may keep some operations routes to the admin listener).
+    private func serves(_ route: APIRoute) -> Bool {
+        switch route.target {
+        case .operations(.metrics): servesMetrics
+        case .operations(.statusPage), .operations(.statusJSON): servesStatus
+        default: true
         }
     }
 

@@ -1,7 +1,7 @@
 import PushProtocol
 
 /// The admin listener (`adminListen`): the operations routes of `RouteTable` (`/metrics`, `/healthz`,
-/// `/readyz`), nothing else. Not logged per request (scrapers call it every few seconds).
+/// `/readyz`, `/status`, `/status.json`), nothing else. Not logged per request (scrapers call it every few seconds).
 package struct AdminRouter: HTTPResponder {
     package let operations: OperationsRoutes
 

@@ -1,7 +1,8 @@
 import PushMetrics
 import PushSupport
 
-/// `GET /healthz`, `GET /readyz` and `GET /metrics`, shared by the API and admin listeners.
+/// `GET /healthz`, `GET /readyz`, `GET /metrics`, `GET /status` and `GET /status.json`, shared by the
+/// API and admin listeners (which of them the API listener serves is the node's choice, see `APIRouter`).
 package struct OperationsRoutes: Sendable {
     /// Whether the node can serve: storage open and working, and not shutting down.
     package enum Readiness: String, Sendable {
@@ -18,19 +19,25 @@ package struct OperationsRoutes: Sendable {
     /// `StorageHealth` and returns whether storage is available again, so `/readyz` recovers
     /// without waiting for traffic. Asked only when `readiness` says `.ready`.
     package let probeStorage: @Sendable () -> Bool
+    /// The status page's snapshot; nil until storage is open (503 `starting`).
+    package let status: @Sendable () -> NodeStatus?
 
     package init(metrics: MetricsRegistry, readiness: @escaping @Sendable () -> Readiness,
                 providers: @escaping @Sendable () -> [String: String] = { [:] },
-                probeStorage: @escaping @Sendable () -> Bool = { true }) {
+                probeStorage: @escaping @Sendable () -> Bool = { true },
+                status: @escaping @Sendable () -> NodeStatus? = { nil }) {
         self.metrics = metrics
         self.readiness = readiness
         self.providers = providers
         self.probeStorage = probeStorage
+        self.status = status
     }
 
     /// The routes it answers (their paths are in `RouteTable`).
     package enum Endpoint: Sendable {
         case health, readiness, metrics
+        /// `/status` (HTML) and `/status.json`.
+        case statusPage, statusJSON
     }
 
     /// The answer of `endpoint`.
@@ -39,6 +46,7 @@ package struct OperationsRoutes: Sendable {
         case .health: return health()
         case .readiness: return ready()
         case .metrics: return renderMetrics()
+        case .statusPage, .statusJSON: return renderStatus(endpoint)
         }
     }
 
@@ -60,6 +68,14 @@ package struct OperationsRoutes: Sendable {
         let detail = providers()
         return JSON.response(Status(status: state.rawValue, providers: detail.isEmpty ? nil : detail),
                              status: state == .ready ? 200 : 503)
+    }
+
+    /// The status snapshot as a page or JSON; 503 `{"status":"starting"}` before storage is open.
+    private func renderStatus(_ endpoint: Endpoint) -> HTTPResponse {
+        guard let snapshot = status() else { return JSON.response(Status(status: Readiness.starting.rawValue), status: 503) }
+        if endpoint == .statusPage { return HTTPResponse(status: 200, headers: StatusPage.headers, body: StatusPage.render(snapshot)) }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                            body: snapshot.json)
     }
 
     /// The Prometheus text exposition.

@@ -9,6 +9,8 @@ package enum RouteTable {
         APIRoute("GET", "/healthz", .operations(.health)),
         APIRoute("GET", "/readyz", .operations(.readiness)),
         APIRoute("GET", "/metrics", .operations(.metrics)),
+        APIRoute("GET", "/status", .operations(.statusPage)),
+        APIRoute("GET", "/status.json", .operations(.statusJSON)),
         APIRoute("GET", "/v1/capabilities", .capabilities),
         APIRoute("POST", "/v1/tokens", .setToken) { service, request, caller in try service.setToken(body(request), caller: caller) },
         APIRoute("GET", "/v1/tokens", .listTokens) { service, _, caller in try service.listTokens(caller: caller) },

@@ -61,6 +61,8 @@ package final class Node: Sendable {
     private let rateLimiter: RateLimiter
     /// Whether storage works, as the last store call found it: `/readyz` and the storage gauges.
     package let storage: StorageHealth
+    /// When this node was made: the status page's uptime counts from here.
+    private let startedAt = Date()
 
     package init(config: NodeConfig, dependencies: Dependencies = .production, log: LogSink = .standardError) {
         self.config = config
@@ -116,7 +118,8 @@ package final class Node: Sendable {
                                           providers: { [state] in state.withLock { $0.backend }?.providerHealth() ?? [:] },
                                           probeStorage: { [state, storage] in
                                               storage.isAvailable || (state.withLock { $0.backend }?.service?.probeStorage() ?? false)
-                                          })
+                                          },
+                                          status: { [state, startedAt] in state.withLock { $0.backend }?.status?(startedAt) })
         let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
                                 sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
@@ -164,7 +167,8 @@ package final class Node: Sendable {
                 guard let backend = state.withLock({ $0.backend }) else { return ErrorJSON.storageUnavailable }
                 return backend.handler(request, account)
             },
-            operations: operations, servesMetrics: config.adminListen == nil, log: log)
+            operations: operations, servesMetrics: config.adminListen == nil,
+            servesStatus: config.server.statusOnPublicListener, log: log)
     }
 
     /// The single-node replay cache, with its gauges.

@@ -45,11 +45,14 @@ enum NodeAssembly {
         store.onEnqueue { engine.wake(Set(Provider.allCases)) }
         engine.start()
         let shutdownTimeout = config.server.shutdownTimeout
+        let status = NodeStatusSource(engine: engine, store: store, storageDriver: config.storage.driver.rawValue,
+                                      now: { Date() })
         return NodeBackend(handler: { routes.handle($0, caller: $1) },
                            close: {
                                engine.stop(timeout: shutdownTimeout)
                                store.close()
                            },
-                           providerHealth: { engine.health.snapshot }, service: service)
+                           providerHealth: { engine.health.snapshot }, service: service,
+                           status: { status.snapshot(startedAt: $0) })
     }
 }

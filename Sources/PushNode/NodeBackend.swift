@@ -1,3 +1,4 @@
+import Foundation
 import PushCrypto
 import PushEngine
 import PushHTTP
@@ -14,12 +15,16 @@ package struct NodeBackend: Sendable {
     package var providerHealth: @Sendable () -> [String: String]
     /// The service, for the any-sync door (nil: the door stays closed).
     package var service: PushService?
+    /// The status page's snapshot for a node started at the given time; nil: `/status` answers 503.
+    package var status: (@Sendable (_ startedAt: Date) -> NodeStatus)?
 
     package init(handler: @escaping APIRouter.AuthenticatedHandler, close: @escaping @Sendable () -> Void,
-                providerHealth: @escaping @Sendable () -> [String: String] = { [:] }, service: PushService? = nil) {
+                providerHealth: @escaping @Sendable () -> [String: String] = { [:] }, service: PushService? = nil,
+                status: (@Sendable (_ startedAt: Date) -> NodeStatus)? = nil) {
         self.handler = handler
         self.close = close
         self.providerHealth = providerHealth
         self.service = service
+        self.status = status
     }
 }

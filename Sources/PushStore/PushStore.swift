@@ -95,6 +95,9 @@ package protocol PushStore: AnyObject, Sendable {
     func notificationStatus(id: String, caller: String) throws -> NotificationStatus?
     /// Queue depth and oldest entry per provider (providers with an empty queue are absent).
     func outboxStatistics() throws -> [Provider: OutboxStatistics]
+    /// How many registrations each platform has, over every account (platforms with none are
+    /// absent); for the status page.
+    func registrationCounts() throws -> [Platform: Int]
     /// Deletes idempotency records older than 24 h before `now`, queued deliveries past their ttl
     /// (with their notification once it has no delivery left, each counted `expired`), and
     /// notification statuses older than the outcome retention. Works in bounded batches: call it

@@ -45,6 +45,11 @@ enum CommandTable {
             .value("to", "FILE", "the new backup file (never replaced)", required: true),
             config,
         ], run: runBackup),
+        CommandSpec(["status"], "print the node's /status.json (queues, provider health, deliveries per minute)", options: [
+            .value("admin", "URL", "the admin listener's base URL (default: adminListen of --config, else \(StatusCommand.defaultAdminURL))"),
+            .value("ca-file", "PEM", "extra CA certificates for the admin listener's TLS (behind a proxy)"),
+            config,
+        ], run: StatusCommand.run),
         keys, payload, webpush, jwt, client,
         CommandSpec(["version"], "print the version", run: { _ in print("pushnode \(NodeVersion.current)") }),
     ])

@@ -11,6 +11,8 @@ usage: pushnode <command> [options]
   send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K] [--ttl S] [--config FILE]
                                    one test push through the configured gateways; prints the answer
   backup --to FILE [--config FILE] copy the live SQLite database (online backup API) to FILE
+  status [--admin URL] [--config FILE]
+                                   the node's /status.json: queues, provider health, tries per minute
   keys account [--out FILE]        new account key: {"accountId", "seed"}
   keys vapid [--out FILE]          new VAPID key: {"publicKey"}, PEM written to FILE
   keys peer [--config FILE]        the any-sync door's peer id: {"peerId"}

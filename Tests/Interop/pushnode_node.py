@@ -75,8 +75,9 @@ class Node:
         return status, headers, json.loads(data)
 
     def metric(self, name, **labels):
-        """The value of one metric series from /metrics (0 when absent)."""
-        _, _, text = self.request("GET", "/metrics")
+        """The value of one metric series from /metrics (0 when absent); from the admin listener when
+        the node has one (it is served only there)."""
+        _, _, text = self.request("GET", "/metrics", port=self.admin_port)
         wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
         for line in text.decode().splitlines():
             if line.startswith("#"):

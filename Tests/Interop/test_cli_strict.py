@@ -85,6 +85,7 @@ def test_global_help(pushnode_bin):
 @pytest.mark.parametrize("command, names", [
     (["serve"], ["--config"]),
     (["check"], ["--config"]),
+    (["status"], ["--admin", "--ca-file", "--config"]),
     (["send"], ["--platform", "--token", "--p256dh", "--ttl", "--config"]),
     (["keys", "verify"], ["--public-key", "--account-id", "--space-key", "--signature"]),
     (["client", "notify"], ["--account", "--node", "--space-metadata-key", "--read-key", "--chat", "--mention"]),

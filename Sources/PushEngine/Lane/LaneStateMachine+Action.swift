@@ -34,8 +34,11 @@ extension LaneStateMachine {
         /// `pushnode_credential_refreshes_total` by that many.
         case countCredentialRefreshes(Int)
         case setHealth(ProviderHealth.State)
-        /// A line for the log (a `DeliveryEvent`'s record for every finished try).
+        /// A line for the log.
         case log(LogRecord)
+        /// A finished try: its `DeliveryEvent` is logged and kept for the status page (recent
+        /// outcomes, the provider's last failure).
+        case finishedTry(DeliveryEvent)
         /// Nothing is in flight after `stop()`: the lane's thread ends.
         case exit
     }

@@ -46,8 +46,8 @@ extension LaneStateMachine {
     private mutating func apply(_ decision: DeliveryDecision, to attempt: Attempt, now: Date) -> [Action] {
         let id = attempt.entryID
         func event(_ outcome: Outcome, _ reason: DeliveryReason? = nil, next: Date? = nil, health: String? = nil) -> Action {
-            .log(DeliveryEvent(attempt.job, provider: provider, outcome: outcome, reason: reason, nextAttemptAt: next,
-                               health: health).record)
+            .finishedTry(DeliveryEvent(attempt.job, provider: provider, outcome: outcome, reason: reason, nextAttemptAt: next,
+                                       health: health))
         }
         switch decision {
         case .delivered:

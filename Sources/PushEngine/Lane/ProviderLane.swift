@@ -32,6 +32,7 @@ final class ProviderLane: @unchecked Sendable {
     private let metrics: DeliveryMetrics
     private let health: ProviderHealth
     private let summary: DeliverySummary
+    private let activity: DeliveryActivity
     private let log: LogSink
     private let clock: EngineClock
     /// Builds and sends claimed batches, one at a time, off the lane's thread.
@@ -52,7 +53,8 @@ final class ProviderLane: @unchecked Sendable {
 
     init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, store: any PushStore,
          transport: any DeliveryTransport, settings: LaneStateMachine.Settings, requestTimeout: TimeInterval,
-         metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, log: LogSink, clock: EngineClock) {
+         metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, activity: DeliveryActivity,
+         log: LogSink, clock: EngineClock) {
         provider = gateway.provider
         self.gateway = gateway
         self.credentials = credentials
@@ -62,6 +64,7 @@ final class ProviderLane: @unchecked Sendable {
         self.metrics = metrics
         self.health = health
         self.summary = summary
+        self.activity = activity
         self.log = log
         self.clock = clock
         machine = LaneStateMachine(provider: gateway.provider, gateway: gateway, hasCredentials: credentials != nil,
@@ -204,12 +207,20 @@ final class ProviderLane: @unchecked Sendable {
         case .count(let outcome, let count):
             metrics.deliveries.increment(name, outcome.rawValue, by: Double(count))
             summary.add(provider, outcome, count)
+            activity.count(outcome, count, at: clock.now())
         case .countCredentialRefreshes(let count):
             metrics.credentialRefreshes.increment(name, by: Double(count))
         case .setHealth(let state):
             health.set(provider, state)
         case .log(let record):
             log(record)
+        case .finishedTry(let event):
+            log(event.record)
+            let now = clock.now()
+            activity.record(event, at: now)
+            if event.outcome != .delivered {
+                health.recordFailure(provider, reason: event.reason?.code.rawValue ?? event.outcome.rawValue, at: now)
+            }
         case .exit:
             break
         }

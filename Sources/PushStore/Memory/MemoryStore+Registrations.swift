@@ -60,3 +60,9 @@ private extension MemoryTables {
         return doomed.count
     }
 }
+
+extension MemoryStore {
+    package func registrationCounts() throws -> [Platform: Int] {
+        try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.platform, default: 0] += 1 } }
+    }
+}

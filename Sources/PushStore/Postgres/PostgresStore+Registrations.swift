@@ -84,3 +84,15 @@ extension PostgresStore {
         }
     }
 }
+
+extension PostgresStore {
+    package func registrationCounts() throws -> [Platform: Int] {
+        try read { db in
+            var counts: [Platform: Int] = [:]
+            for row in try db.query("SELECT platform, count(*) FROM registrations GROUP BY platform").rows {
+                if let platform = Platform(rawValue: row.text(0)) { counts[platform] = row.int(1) }
+            }
+            return counts
+        }
+    }
+}

@@ -83,3 +83,14 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    package func registrationCounts() throws -> [Platform: Int] {
+        try read { db in
+            let rows = try db.query("SELECT platform, count(*) FROM registrations GROUP BY platform") { row in
+                (Platform(rawValue: row.text(0)), Int(row.int64(1)))
+            }
+            return rows.reduce(into: [:]) { counts, row in if let platform = row.0 { counts[platform] = row.1 } }
+        }
+    }
+}

@@ -20,6 +20,12 @@ import Testing
         }
     }
 
+    @Test func theStatusPageGoesOnThePublicListenerOnlyWhenAsked() throws {
+        #expect(try load("server:\n  statusOnPublicListener: true\n").config.server.statusOnPublicListener)
+        #expect(try load("", env: ["PUSHNODE_SERVER_STATUS_ON_PUBLIC_LISTENER": "true"]).config.server.statusOnPublicListener)
+        #expect(issues("server:\n  statusOnPublicListener: sometimes\n").contains { $0.contains("server.statusOnPublicListener") })
+    }
+
     @Test func theEmbeddedDefaultIsPROTOCOLSection7() throws {
         let config = try load("").config
         #expect(config.listen == ListenAddress(host: "127.0.0.1", port: 8765))
@@ -29,6 +35,7 @@ import Testing
         #expect(config.auth.clockSkew == 300)
         #expect(config.limits == Limits(maxPayloadBytes: 2816, maxTopicsPerRequest: 256, maxSubscriptions: 10000, maxBodyBytes: 4_194_304))
         #expect(config.spaces.requireRegistration == false)
+        #expect(config.server.statusOnPublicListener == false)
         #expect(config.delivery.attempts == 6)
         #expect(config.delivery.initialBackoff == 10)
         #expect(config.delivery.maxBackoff == 600)
@@ -128,6 +135,7 @@ import Testing
         #expect(names["fcm.baseURL"] == "PUSHNODE_FCM_BASE_URL")
         #expect(names["adminListen"] == "PUSHNODE_ADMIN_LISTEN")
         #expect(names["dataDir"] == "PUSHNODE_DATA_DIR")
+        #expect(names["server.statusOnPublicListener"] == "PUSHNODE_SERVER_STATUS_ON_PUBLIC_LISTENER")
         #expect(names["apns.keyId"] == "PUSHNODE_APNS_KEY_ID")
         #expect(names["anysync.protocolVersions"] == "PUSHNODE_ANYSYNC_PROTOCOL_VERSIONS")
         #expect(Set(names.values).count == names.count)

@@ -52,6 +52,30 @@ import Testing
         #expect(pruned.value("fcm", "fcm.unregistered") == 1)
     }
 
+    @Test func finishedTriesFeedTheStatusPageCountsRecentOutcomesAndLastFailure() throws {
+        // Wall-clock time 30 s into a minute, running on from there (the retry's backoff must pass).
+        let origin = Clocks.monotonicSeconds()
+        let clock = EngineClock(now: { Date(timeIntervalSince1970: 1_800_000_030 + Clocks.monotonicSeconds() - origin) },
+                                monotonic: { Clocks.monotonicSeconds() })
+        let f = EngineFixture(attempts: 2, clock: clock)
+        f.transport.script("down", [answer(503)])
+        f.engine.start()
+        try f.queue("fine")
+        try f.queue("down")
+        waitUntil { f.count("delivered") == 1 && f.count("rejected") == 1 }
+        let now = clock.now()
+        let minute = f.engine.activity.minutes(endingAt: now).last
+        #expect(minute?.start == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(minute?.counts == ["delivered": 1, "retried": 1, "rejected": 1])
+        let recent = f.engine.activity.recent
+        #expect(recent.count == 3 && recent.first?.outcome == "rejected" && recent.first?.reason == "delivery.attempts_exhausted")
+        #expect(recent.allSatisfy { $0.provider == "fcm" && $0.kind == "message" && $0.at <= now })
+        #expect(Set(recent.map(\.notification)) == ["n1-fine", "n2-down"])
+        let failure = f.engine.health.lastFailures[.fcm]
+        #expect(failure?.reason == "delivery.attempts_exhausted" && failure.map { $0.at <= now } == true)
+        #expect(f.engine.health.lastFailures[.apns] == nil)
+    }
+
     @Test func aRefusedCredentialIsRenewedOnceThenTheProviderIsUnhealthy() throws {
         let f = EngineFixture()
         let unauthenticated = #"{"error":{"code":401,"status":"UNAUTHENTICATED"}}"#

@@ -12,7 +12,8 @@ import Testing
         APIRouter(capabilities: Capabilities(version: "test", platforms: [.webpush], vapidPublicKey: "BKey", limits: Limits()),
                   authenticator: RequestAuthenticator(), rateLimiter: RateLimiter(),
                   handler: { _, _ in HTTPResponse(status: 200) },
-                  operations: OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready }), log: .discard)
+                  operations: OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready }), servesStatus: true,
+                  log: .discard)
     }
 
     @Test func everyOperationHasOneRouteAndItsRateClass() {

@@ -46,6 +46,23 @@ import Testing
         #expect(try store.registrations(ofAccount: "B").isEmpty)
     }
 
+    @Test(arguments: StoreKind.available) func registrationsAreCountedPerPlatformOverEveryAccount(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind)
+        let store = fixture.store
+        #expect(try store.registrationCounts().isEmpty)
+        _ = try store.saveRegistration(registration("r1", account: "A", device: "p1"))
+        _ = try store.saveRegistration(registration("r2", account: "B", device: "p2"))
+        _ = try store.saveRegistration(registration("w1", account: "A", device: "p1", platform: .webpush))
+        _ = try store.saveRegistration(registration("a1", account: "C", device: "p3", platform: .apns))
+        #expect(try store.registrationCounts() == [.android: 2, .webpush: 1, .apns: 1])
+        // A rotated token replaces its registration; a revoked one is no longer counted.
+        _ = try store.saveRegistration(registration("r3", account: "B", device: "p2"))
+        #expect(try store.deleteRegistrations(ofAccount: "C", deviceId: "p3") == 1)
+        #expect(try store.registrationCounts() == [.android: 2, .webpush: 1])
+        try fixture.reopen()
+        #expect(try fixture.store.registrationCounts() == [.android: 2, .webpush: 1])
+    }
+
     @Test(arguments: StoreKind.available) func keysRoundTrip(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         var webpush = registration("w", account: "A", platform: .webpush, token: "https://push.example/x?a=\"b\"")

@@ -35,6 +35,7 @@ final class FailingStore: PushStore {
     func onEnqueue(_ handler: @escaping @Sendable () -> Void) {}
     func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool { try fail() }
     func outboxStatistics() throws -> [Provider: OutboxStatistics] { try fail() }
+    func registrationCounts() throws -> [Platform: Int] { try fail() }
     func purgeExpired(now: Date) throws -> PurgeCounts { try fail() }
     func statistics() -> StoreStatistics { StoreStatistics() }
     func close() {}
@@ -95,6 +96,7 @@ final class SwitchableStore: PushStore {
         try pass { try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter) }
     }
     func outboxStatistics() throws -> [Provider: OutboxStatistics] { try pass { try base.outboxStatistics() } }
+    func registrationCounts() throws -> [Platform: Int] { try pass { try base.registrationCounts() } }
     func purgeExpired(now: Date) throws -> PurgeCounts { try pass { try base.purgeExpired(now: now) } }
     func statistics() -> StoreStatistics { base.statistics() }
     func close() { base.close() }

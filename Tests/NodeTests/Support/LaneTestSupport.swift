@@ -74,7 +74,20 @@ extension [LaneStateMachine.Action] {
     /// The `.log` lines, the rest left out.
     var logs: [String] { records.map(\.text) }
     /// The `.log` records.
-    var records: [LogRecord] { compactMap { if case .log(let record) = $0 { return record } else { return nil } } }
+    var records: [LogRecord] {
+        compactMap {
+            switch $0 {
+            case .log(let record): record
+            case .finishedTry(let event): event.record
+            default: nil
+            }
+        }
+    }
     /// Everything but `.log`.
-    var withoutLogs: [LaneStateMachine.Action] { filter { if case .log = $0 { return false } else { return true } } }
+    var withoutLogs: [LaneStateMachine.Action] { filter {
+        switch $0 {
+        case .log, .finishedTry: false
+        default: true
+        }
+    } }
 }

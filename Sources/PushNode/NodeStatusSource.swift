@@ -1,0 +1,47 @@
+import Foundation
+import PushEngine
+import PushHTTP
+import PushProtocol
+import PushStore
+import PushSupport
+
+/// Assembles the status page's `NodeStatus` from the engine (health, last failures, in flight,
+/// per-minute counts, recent outcomes) and the store (queue per provider, registrations per
+/// platform) at request time. A store call that fails leaves its part empty rather than failing
+/// the page: the page is most wanted when something is wrong.
+struct NodeStatusSource: Sendable {
+    let engine: DeliveryEngine
+    let store: any PushStore
+    /// `storage.driver`'s name (never the URL).
+    let storageDriver: String
+    let now: @Sendable () -> Date
+
+    func snapshot(startedAt: Date) -> NodeStatus {
+        let now = now()
+        let queues = (try? store.outboxStatistics()) ?? [:]
+        let health = engine.health.snapshot
+        let failures = engine.health.lastFailures
+        let inFlight = engine.inFlight
+        let providers = Provider.allCases.filter(engine.providers.contains).map { provider in
+            NodeStatus.ProviderRow(
+                provider: provider.rawValue, health: health[provider.rawValue] ?? "healthy",
+                queueDepth: queues[provider]?.depth ?? 0,
+                oldestAgeSeconds: queues[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0,
+                inFlight: inFlight[provider] ?? 0,
+                lastFailure: failures[provider].map { NodeStatus.Failure(reason: $0.reason, at: $0.at) })
+        }
+        let registrations = ((try? store.registrationCounts()) ?? [:]).reduce(into: [String: Int]()) { $0[$1.key.rawValue] = $1.value }
+        let minutes = engine.activity.minutes(endingAt: now).map { minute in
+            NodeStatus.Minute(start: minute.start, delivered: minute.counts["delivered"] ?? 0,
+                              retried: minute.counts["retried"] ?? 0, dead: minute.counts["dead"] ?? 0,
+                              rejected: minute.counts["rejected"] ?? 0, expired: minute.counts["expired"] ?? 0)
+        }
+        let recent = engine.activity.recent.map {
+            NodeStatus.Outcome(at: $0.at, provider: $0.provider, kind: $0.kind, outcome: $0.outcome, reason: $0.reason,
+                               notification: $0.notification)
+        }
+        return NodeStatus(version: NodeVersion.current, generatedAt: now, startedAt: startedAt,
+                          uptimeSeconds: max(0, Int(now.timeIntervalSince(startedAt))), storage: storageDriver,
+                          providers: providers, registrations: registrations, perMinute: minutes, recent: recent)
+    }
+}
