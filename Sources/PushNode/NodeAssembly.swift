@@ -50,6 +50,6 @@ enum NodeAssembly {
                                engine.stop(timeout: shutdownTimeout)
                                store.close()
                            },
-                           providerHealth: { engine.health.snapshot }, service: service)
+                           providerHealth: { engine.health.snapshot.mapValues(ProviderReadiness.init) }, service: service)
     }
 }

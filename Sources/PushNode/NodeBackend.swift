@@ -10,13 +10,13 @@ package struct NodeBackend: Sendable {
     package var handler: APIRouter.AuthenticatedHandler
     /// Flushes and closes storage; called once, after the listeners stopped.
     package var close: @Sendable () -> Void
-    /// Provider name → health state (`ProviderHealth`), for the `/readyz` detail.
-    package var providerHealth: @Sendable () -> [String: String]
+    /// Provider name → health (`ProviderHealth`), for the `/readyz` detail.
+    package var providerHealth: @Sendable () -> [String: ProviderReadiness]
     /// The service, for the any-sync door (nil: the door stays closed).
     package var service: PushService?
 
     package init(handler: @escaping APIRouter.AuthenticatedHandler, close: @escaping @Sendable () -> Void,
-                providerHealth: @escaping @Sendable () -> [String: String] = { [:] }, service: PushService? = nil) {
+                providerHealth: @escaping @Sendable () -> [String: ProviderReadiness] = { [:] }, service: PushService? = nil) {
         self.handler = handler
         self.close = close
         self.providerHealth = providerHealth

@@ -33,7 +33,8 @@ extension LaneStateMachine {
         case count(Outcome, Int)
         /// `pushnode_credential_refreshes_total` by that many.
         case countCredentialRefreshes(Int)
-        case setHealth(ProviderHealth.State)
+        /// The provider's health changed; `reason` says why it is not healthy (`/readyz`).
+        case setHealth(ProviderHealth.State, reason: DeliveryReason? = nil)
         /// A line for the log (a `DeliveryEvent`'s record for every finished try).
         case log(LogRecord)
         /// Nothing is in flight after `stop()`: the lane's thread ends.
