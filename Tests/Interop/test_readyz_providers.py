@@ -40,6 +40,9 @@ def test_refused_credentials_show_in_readyz_with_the_reason_and_when(node, mock)
     assert status == 200 and ready["providers"] == {"fcm": "healthy", "apns": "healthy", "webpush": "healthy"}
     assert set(ready["providerDetail"]["apns"]) == {"state", "since"}
 
+    # The FCM lane mints its access token at start; revoking before that would show the mint's
+    # refusal instead (gateway.credentials_unavailable), so wait for it.
+    wait_for(lambda: mock.stats()["tokenMints"] >= 1, message="the node's first access token")
     revoked_at = datetime.datetime.now(datetime.timezone.utc)
     mock.control("POST", "/_mock/revoke", {"keys": True})
     sender.notify(space, "chat")
