@@ -55,8 +55,12 @@ extension LiveCheck {
                 return Result("webpush", ok: true, "no VAPID key yet: the first start generates one \(place)")
             }
             return Result("webpush", ok: true, "VAPID key loads (public key \(key.publicKeyBase64URL))")
+        } catch let error as VAPIDKeyFile.Failure {
+            return Result("webpush", ok: false, error.description)
         } catch {
-            return Result("webpush", ok: false, PostgresURL.redacting("\(error)", in: config.storage.url))
+            // postgres mode: the shared key is read from the database.
+            let cause = PostgresURL.redacting("\(error)", in: config.storage.url)
+            return Result("webpush", ok: false, "cannot read the VAPID key stored in the database: \(cause)")
         }
     }
 }
