@@ -1,10 +1,12 @@
 import Foundation
+import PushDelivery
 import PushMetrics
 import PushProtocol
 import PushSupport
 
-/// Whether each provider currently accepts our credentials and configuration; shown in
-/// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail.
+/// Whether each provider currently accepts our credentials and configuration, why not (the
+/// refusal's reason code and the provider's own word for it) and since when; shown in
+/// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail (PROTOCOL §3.3).
 package final class ProviderHealth: Sendable {
     package enum State: String, Sendable {
         case healthy
@@ -20,25 +22,37 @@ package final class ProviderHealth: Sendable {
         package var at: Date
     }
 
-    private let states: Protected<[Provider: State]>
+    /// One provider's health as last set.
+    package struct Status: Sendable, Equatable {
+        package var state: State
+        /// Why it is not healthy (nil while healthy): `apns.provider_token` with the provider's
+        /// `InvalidProviderToken`, or `gateway.credentials_unavailable` with why the mint failed.
+        package var reason: DeliveryReason?
+        /// When the provider entered `state` (for a healthy one: the start, or its recovery).
+        package var since: Date
+    }
+
+    private let statuses: Protected<[Provider: Status]>
     private let failures = Protected<[Provider: Failure]>([:])
     private let gauge: Gauge?
 
-    package init(providers: [Provider], gauge: Gauge?) {
+    package init(providers: [Provider], gauge: Gauge?, now: Date = Date()) {
         self.gauge = gauge
-        states = Protected(Dictionary(uniqueKeysWithValues: providers.map { ($0, State.healthy) }))
+        statuses = Protected(Dictionary(uniqueKeysWithValues: providers.map { ($0, Status(state: .healthy, since: now)) }))
         for provider in providers { gauge?.set(1, provider.rawValue) }
     }
 
-    package func set(_ provider: Provider, _ state: State) {
-        let changed = states.withLock { states -> Bool in
-            defer { states[provider] = state }
-            return states[provider] != state
+    /// Records `state` at `now`; a state already held keeps its first time and reason.
+    package func set(_ provider: Provider, _ state: State, reason: DeliveryReason? = nil, at now: Date = Date()) {
+        let changed = statuses.withLock { statuses -> Bool in
+            guard statuses[provider]?.state != state else { return false }
+            statuses[provider] = Status(state: state, reason: state == .healthy ? nil : reason, since: now)
+            return true
         }
         if changed { gauge?.set(state == .healthy ? 1 : 0, provider.rawValue) }
     }
 
-    package func state(of provider: Provider) -> State? { states.withLock { $0[provider] } }
+    package func state(of provider: Provider) -> State? { statuses.withLock { $0[provider]?.state } }
 
     /// Remembers a try of `provider` that did not deliver (retried, dead, rejected, expired) as its
     /// last failure; the status page shows it next to the state.
@@ -49,8 +63,10 @@ package final class ProviderHealth: Sendable {
     /// The last failure per provider (absent before the first).
     package var lastFailures: [Provider: Failure] { failures.withLock { $0 } }
 
-    /// Provider name → state name, for `/readyz`.
-    package var snapshot: [String: String] {
-        states.withLock { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value.rawValue) }) }
+    package func status(of provider: Provider) -> Status? { statuses.withLock { $0[provider] } }
+
+    /// Provider name → status, for `/readyz`.
+    package var snapshot: [String: Status] {
+        statuses.withLock { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) }
     }
 }

@@ -13,8 +13,8 @@ package struct OperationsRoutes: Sendable {
 
     package let metrics: MetricsRegistry
     package let readiness: @Sendable () -> Readiness
-    /// Per-provider health for the `/readyz` detail (`{"fcm": "healthy", …}`); empty leaves it out.
-    package let providers: @Sendable () -> [String: String]
+    /// Per-provider health for the `/readyz` detail; empty leaves it out.
+    package let providers: @Sendable () -> [String: ProviderReadiness]
     /// While storage fails, one cheap store call that records its outcome in the node's
     /// `StorageHealth` and returns whether storage is available again, so `/readyz` recovers
     /// without waiting for traffic. Asked only when `readiness` says `.ready`.
@@ -23,7 +23,7 @@ package struct OperationsRoutes: Sendable {
     package let status: @Sendable () -> NodeStatus?
 
     package init(metrics: MetricsRegistry, readiness: @escaping @Sendable () -> Readiness,
-                providers: @escaping @Sendable () -> [String: String] = { [:] },
+                providers: @escaping @Sendable () -> [String: ProviderReadiness] = { [:] },
                 probeStorage: @escaping @Sendable () -> Bool = { true },
                 status: @escaping @Sendable () -> NodeStatus? = { nil }) {
         self.metrics = metrics
@@ -52,7 +52,10 @@ package struct OperationsRoutes: Sendable {
 
     private struct Status: Encodable {
         let status: String
+        /// PROTOCOL §3.3's fixed field: provider → state name.
         var providers: [String: String]? = nil
+        /// The detail added to it: provider → state, reason and since when.
+        var providerDetail: [String: ProviderReadiness]? = nil
     }
 
     /// `{"status":"ok"}` while the process serves.
@@ -60,13 +63,18 @@ package struct OperationsRoutes: Sendable {
 
     /// 200 `{"status":"ready"}` once storage is open and working; 503
     /// `{"status":"starting"|"draining"|"storage_unavailable"}` otherwise. With delivery running,
-    /// `providers` tells each provider's health (an unhealthy provider does not make the node
-    /// unready: the API still queues deliveries durably).
+    /// `providers` tells each provider's health and `providerDetail` why and since when. An
+    /// unhealthy provider does not make the node unready (still 200): the API still accepts and
+    /// durably queues its deliveries, which go out once the credentials are fixed, and a load
+    /// balancer taking the node out would not fix them. Alert on the detail or on
+    /// `pushnode_provider_healthy` instead.
     private func ready() -> HTTPResponse {
         var state = readiness()
         if state == .ready, !probeStorage() { state = .storageUnavailable }
         let detail = providers()
-        return JSON.response(Status(status: state.rawValue, providers: detail.isEmpty ? nil : detail),
+        return JSON.response(Status(status: state.rawValue,
+                                    providers: detail.isEmpty ? nil : detail.mapValues(\.state),
+                                    providerDetail: detail.isEmpty ? nil : detail),
                              status: state == .ready ? 200 : 503)
     }
 

@@ -52,7 +52,7 @@ enum NodeAssembly {
                                engine.stop(timeout: shutdownTimeout)
                                store.close()
                            },
-                           providerHealth: { engine.health.snapshot }, service: service,
+                           providerHealth: { engine.health.snapshot.mapValues(ProviderReadiness.init) }, service: service,
                            status: { status.snapshot(startedAt: $0) })
     }
 }

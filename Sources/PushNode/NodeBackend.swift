@@ -11,15 +11,15 @@ package struct NodeBackend: Sendable {
     package var handler: APIRouter.AuthenticatedHandler
     /// Flushes and closes storage; called once, after the listeners stopped.
     package var close: @Sendable () -> Void
-    /// Provider name → health state (`ProviderHealth`), for the `/readyz` detail.
-    package var providerHealth: @Sendable () -> [String: String]
+    /// Provider name → health (`ProviderHealth`), for the `/readyz` detail.
+    package var providerHealth: @Sendable () -> [String: ProviderReadiness]
     /// The service, for the any-sync door (nil: the door stays closed).
     package var service: PushService?
     /// The status page's snapshot for a node started at the given time; nil: `/status` answers 503.
     package var status: (@Sendable (_ startedAt: Date) -> NodeStatus)?
 
     package init(handler: @escaping APIRouter.AuthenticatedHandler, close: @escaping @Sendable () -> Void,
-                providerHealth: @escaping @Sendable () -> [String: String] = { [:] }, service: PushService? = nil,
+                providerHealth: @escaping @Sendable () -> [String: ProviderReadiness] = { [:] }, service: PushService? = nil,
                 status: (@Sendable (_ startedAt: Date) -> NodeStatus)? = nil) {
         self.handler = handler
         self.close = close

@@ -24,7 +24,7 @@ struct NodeStatusSource: Sendable {
         let inFlight = engine.inFlight
         let providers = Provider.allCases.filter(engine.providers.contains).map { provider in
             NodeStatus.ProviderRow(
-                provider: provider.rawValue, health: health[provider.rawValue] ?? "healthy",
+                provider: provider.rawValue, health: health[provider.rawValue]?.state.rawValue ?? "healthy",
                 queueDepth: queues[provider]?.depth ?? 0,
                 oldestAgeSeconds: queues[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0,
                 inFlight: inFlight[provider] ?? 0,

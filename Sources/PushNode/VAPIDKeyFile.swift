@@ -39,6 +39,25 @@ package enum VAPIDKeyFile {
         return try VAPID.Key(pemRepresentation: String(contentsOfFile: path, encoding: .utf8))
     }
 
+    /// The key a start would use, without generating or storing one: nil when there is none yet
+    /// (the first start generates it). Throws when the configured key cannot be read or parsed.
+    package static func loadExisting(config: NodeConfig) throws -> VAPID.Key? {
+        if config.storage.driver == .postgres && config.webpush.vapidKeyPath.isEmpty {
+            guard let pem = try PostgresSchema.storedSharedKey(named: "vapid", url: config.storage.url) else { return nil }
+            do { return try VAPID.Key(pemRepresentation: pem) } catch {
+                throw Failure(description: "the VAPID key stored in the database is not a P-256 private key PEM")
+            }
+        }
+        let path = path(for: config)
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+            guard config.webpush.vapidKeyPath.isEmpty else { throw Failure(description: "webpush.vapidKeyPath: cannot read \(path)") }
+            return nil
+        }
+        do { return try VAPID.Key(pemRepresentation: pem) } catch {
+            throw Failure(description: "\(config.webpush.vapidKeyPath.isEmpty ? "dataDir" : "webpush.vapidKeyPath"): \(path) is not a P-256 private key PEM")
+        }
+    }
+
     /// postgres mode: the key lives in `node_keys`, so every node advertises (and signs with) the same one.
     private static func loadOrCreateShared(url: String) throws -> VAPID.Key {
         let pem = try PostgresSchema.sharedKey(named: "vapid", candidate: {

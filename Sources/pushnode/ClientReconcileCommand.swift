@@ -12,6 +12,8 @@ import PushSupport
 /// every SubscribeAll as `event=subscribe_all` (counts only, never keys or tokens). A state file
 /// that does not parse is logged (`event=state_invalid`) and the last good one kept.
 ///
+/// SIGHUP is ignored (nothing to reopen); SIGTERM/SIGINT end it.
+///
 /// `--once`: one pass, printed as JSON (`{"result", "count", "added", "removed"}`), then exit.
 enum ClientReconcileCommand {
     static func run(_ args: Arguments) throws {
@@ -41,6 +43,9 @@ enum ClientReconcileCommand {
             return
         }
 
+        // SIGHUP (a closed terminal, `systemctl reload`) is ignored: its default would kill the
+        // loop, and there is nothing to reopen — the lines go to standard error.
+        signal(SIGHUP, SIG_IGN)
         if let token = state.token { try? register(token, subscriber, context) }
         let running = Task { await reconciler.run() }
         var lastContents = FileManager.default.contents(atPath: path)

@@ -20,6 +20,8 @@ enum CommandLineParser {
         case "--version":
             return try parse(["version"] + argv.dropFirst(), root: root)
         case "help":
+            // `help --help` is help's own help, as `help help` is.
+            if argv.count > 1, isHelp(argv[1]), let help = root.subcommand("help") { return .help(help) }
             return .help(try resolve(Array(argv.dropFirst()), root: root, forHelp: true).spec)
         default:
             break
@@ -48,7 +50,7 @@ enum CommandLineParser {
                 throw CLIError("missing subcommand: \(spec.fullName) <subcommand> (one of \(names(spec))) before \(word)")
             }
             guard let next = spec.subcommand(word) else {
-                let known = spec.subcommands.map(\.name) + (spec.path.isEmpty ? ["help"] : [])
+                let known = spec.subcommands.map(\.name)
                 let hint = EditDistance.suggestion(for: word, among: known).map { " (did you mean '\($0)'?)" } ?? ""
                 if spec.path.isEmpty {
                     throw CLIError("unknown command '\(word)'\(hint); run 'pushnode help' for the list")

@@ -11,12 +11,15 @@ struct CommandSpec: Sendable {
     let choices: [OptionChoice]
     let subcommands: [CommandSpec]
     let run: (@Sendable (Arguments) throws -> Void)?
+    /// Words after the command that are not options, as help shows them (`help [<command> …]`).
+    let operands: String?
 
     /// A command that runs.
-    init(_ path: [String], _ summary: String, options: [OptionSpec] = [], choices: [OptionChoice] = [],
-         run: @escaping @Sendable (Arguments) throws -> Void) {
+    init(_ path: [String], _ summary: String, operands: String? = nil, options: [OptionSpec] = [],
+         choices: [OptionChoice] = [], run: @escaping @Sendable (Arguments) throws -> Void) {
         self.path = path
         self.summary = summary
+        self.operands = operands
         self.options = options
         self.choices = choices
         self.subcommands = []
@@ -31,6 +34,7 @@ struct CommandSpec: Sendable {
         self.choices = []
         self.subcommands = subcommands
         self.run = nil
+        self.operands = nil
     }
 
     var name: String { path.last ?? "" }

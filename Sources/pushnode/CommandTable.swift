@@ -30,7 +30,10 @@ enum CommandTable {
     static let root = CommandSpec(group: [], "pushnode", [
         CommandSpec(["serve"], "run the node until SIGTERM/SIGINT (no config: embedded default on 127.0.0.1:8765)",
                     options: [config], run: runServe),
-        CommandSpec(["check"], "validate config and credentials, print live platforms", options: [config], run: runCheck),
+        CommandSpec(["check"], "validate config and credentials, print live platforms", options: [
+            config,
+            .flag("live", "also ask FCM, APNs and PostgreSQL whether they accept the credentials (exit 1 if not)"),
+        ], run: runCheck),
         CommandSpec(["send"], "one test push through the configured gateways; prints the answer", options: [
             .value("platform", "P", "android, ios, apns, apns_voip or webpush", required: true),
             .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
@@ -52,6 +55,10 @@ enum CommandTable {
         ], run: StatusCommand.run),
         keys, payload, webpush, jwt, client,
         CommandSpec(["version"], "print the version", run: { _ in print("pushnode \(NodeVersion.current)") }),
+        // Declared so `help help` and the suggestions know it; `CommandLineParser` takes the word
+        // `help` itself, so `run` is reached only by a bare `pushnode help`-like path.
+        CommandSpec(["help"], "the options of one command (no command: the list of commands)",
+                    operands: "[<command> …]", run: { _ in print(usage) }),
     ])
 
     static let keys = CommandSpec(group: ["keys"], "account keys, VAPID keys, the peer id, space key derivation, Ed25519 sign/verify", [

@@ -11,7 +11,7 @@ enum HelpText {
             lines += table(spec.subcommands.map { ($0.name, $0.summary) })
             lines += ["", "'\(spec.fullName) <subcommand> --help' lists a subcommand's options"]
         } else {
-            lines.append("usage: \(spec.fullName)\(spec.options.isEmpty ? "" : " [options]")")
+            lines.append("usage: \(spec.fullName)\(spec.operands.map { " " + $0 } ?? "")\(spec.options.isEmpty ? "" : " [options]")")
             lines += ["", spec.summary, "", "options:"]
             var rows = spec.options.map { option -> (String, String) in
                 var help = option.help

@@ -7,7 +7,8 @@ let usage = """
 usage: pushnode <command> [options]
 
   serve [--config FILE]            run the node (no config: embedded default on 127.0.0.1:8765)
-  check [--config FILE]            validate config and credentials, print live platforms
+  check [--config FILE] [--live]   validate config and credentials, print live platforms;
+                                   --live: FCM mints a token, APNs answers a dummy push, PostgreSQL connects
   send --platform P --token T [--p256dh K --auth A] [--environment E] [--kind K] [--ttl S] [--config FILE]
                                    one test push through the configured gateways; prints the answer
   backup --to FILE [--config FILE] copy the live SQLite database (online backup API) to FILE

@@ -146,3 +146,61 @@ def test_sighup_is_logged_and_the_node_keeps_serving(pushnode_bin):
     log = node.text_log()
     assert "event=shutdown stage=started" in log and "event=shutdown stage=done" in log
     node.dir.cleanup()
+
+
+def test_help_help_describes_help(pushnode_bin):
+    rc, out, err = run_cli(pushnode_bin, "help", "help", check=False)
+    assert rc == 0, err
+    assert out.decode().startswith("usage: pushnode help [<command> …]\n"), out
+    rc, out, err = run_cli(pushnode_bin, "hepl", check=False)
+    assert (rc, out) == (2, b"") and "did you mean 'help'?" in err
+
+
+def command_tree(binary, path=()):
+    """Every leaf command, found by following each group's own help ("subcommands:")."""
+    text = run_cli(binary, "help", *path)[1].decode() if path else None
+    if path and "\nsubcommands:\n" not in text:
+        return [path]
+    names = (re.findall(r"^  (\S+)   ", text.split("\nsubcommands:\n")[1].split("\n\n")[0], re.M) if path
+             else ["serve", "check", "send", "backup", "keys", "payload", "webpush", "jwt", "client", "version", "help"])
+    return [leaf for name in names for leaf in command_tree(binary, path + (name,))]
+
+
+def test_every_commands_help_is_its_own(pushnode_bin):
+    leaves = command_tree(pushnode_bin)
+    assert len(leaves) > 30, leaves
+    usage = run_cli(pushnode_bin, "help")[1].decode()
+    texts = {}
+    for path in leaves:
+        text = run_cli(pushnode_bin, *path, "--help")[1].decode()
+        assert text.startswith(f"usage: pushnode {' '.join(path)}"), (path, text)
+        assert text == run_cli(pushnode_bin, "help", *path)[1].decode(), path
+        texts[path] = text
+        assert path[0] in usage, path  # the global list names every command
+    assert len(set(texts.values())) == len(texts)  # no two commands share a help text
+
+
+def test_client_reconcile_ignores_sighup_and_stops_on_sigterm(pushnode_bin, tmp_path):
+    key = str(tmp_path / "a.key")
+    run_cli(pushnode_bin, "client", "account", "new", "--out", key)
+    state = tmp_path / "state.json"
+    state.write_text('{"spaces": []}')
+    proc = subprocess.Popen([pushnode_bin, "client", "reconcile", "--account", key, "--state", str(state),
+                             "--node", "http://127.0.0.1:1", "--poll-ms", "50"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    def ignores_sighup():  # the loop has started: SIGHUP (signal 1, bit 0) is in the ignored mask
+        with open(f"/proc/{proc.pid}/status") as f:
+            mask = next(line for line in f if line.startswith("SigIgn:")).split()[1]
+        return int(mask, 16) & 1
+    try:
+        wait_for(lambda: proc.poll() is not None or ignores_sighup(), message="reconcile loop started")
+        for _ in range(2):
+            proc.send_signal(signal.SIGHUP)
+            time.sleep(0.3)
+            assert proc.poll() is None, proc.stderr.read().decode()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == -signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -148,6 +148,20 @@ def test_revoke_makes_access_tokens_fail(tmp_path):
         assert fresh.stats()["tokenMints"] == 2
 
 
+def test_revoking_the_keys_refuses_every_later_mint_and_provider_token(tmp_path):
+    with MockProviders(tmp_path) as fresh:
+        sa = service_account(fresh)
+        fresh.control("POST", "/_mock/revoke", {"keys": True})
+        refused = mint(fresh, sa, assertion(sa))
+        assert refused.status_code == 400
+        assert refused.json() == {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
+        status, _, body = apns(fresh, "ab" * 32)
+        assert (status, json.loads(body)) == (403, {"reason": "InvalidProviderToken"})
+        fresh.reset()
+        assert mint(fresh, sa, assertion(sa)).status_code == 200
+        assert apns(fresh, "ab" * 32)[0] == 200
+
+
 # APNs (HTTP/2 via the curl CLI) --------------------------------------------------------
 
 def provider_token(mock, iat=None, kid=None, team=None):
@@ -198,6 +212,7 @@ def test_apns_refuses_http1(mock):
     ({"headers": {"apns-push-type": "voip"}}, 400, "DeviceTokenNotForTopic"),
     ({"payload": b"x" * 4097}, 413, "PayloadTooLarge"),
     ({"token": "xyz"}, 400, "BadDeviceToken"),
+    ({"token": "0" * 64}, 400, "BadDeviceToken"),  # never issued: `check --live`'s dummy token
 ])
 def test_apns_rejects_like_apple(mock, change, status, reason):
     bearer = change.get("bearer") or provider_token(mock, change.get("iat"), change.get("kid"))

@@ -24,7 +24,9 @@ def node(pushnode_bin):
 
 def test_operations_routes_and_capabilities(node):
     assert node.json("GET", "/healthz")[::2] == (200, {"status": "ok"})
-    assert node.json("GET", "/readyz")[::2] == (200, {"status": "ready", "providers": {"webpush": "healthy"}})
+    status, _, ready = node.json("GET", "/readyz")
+    assert status == 200 and ready["status"] == "ready" and ready["providers"] == {"webpush": "healthy"}
+    assert list(ready["providerDetail"]) == ["webpush"] and set(ready["providerDetail"]["webpush"]) == {"state", "since"}
     status, _, caps = node.json("GET", "/v1/capabilities")
     assert status == 200
     assert caps["platforms"] == ["webpush"]

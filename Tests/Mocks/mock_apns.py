@@ -98,6 +98,8 @@ class APNs:
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token:
             return "MissingProviderToken"
+        if self.state.keys_revoked:  # Apple refuses every JWT signed with a revoked key
+            return "InvalidProviderToken"
         iat = self.verified.get(token)
         if iat is None:
             try:
@@ -150,6 +152,8 @@ def reason(name, status=None, **kwargs):
 
 
 def _prefix_entry(token):
+    if token and set(token) == {"0"}:  # never issued by Apple: what `pushnode check --live` sends
+        return {"reason": "BadDeviceToken"}
     for prefix, name in PREFIXES.items():
         if token.lower().startswith(prefix):
             return {"reason": name}

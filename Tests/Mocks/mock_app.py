@@ -65,6 +65,8 @@ class App:
             return json_response(200, self.state.stats())
         if path == "/_mock/revoke" and method == "POST":
             self.state.revoked_before = time.time() + 0.001
+            if request.body and json.loads(request.body).get("keys"):
+                self.state.keys_revoked = True
             return json_response(200, {"ok": True})
         if path == "/_mock/goaway" and method == "POST":
             chosen = [c for c in self.connections

@@ -85,7 +85,7 @@ class FCM:
                                 options={"require": ["iss", "aud", "iat", "exp"]})
         except jwt.InvalidTokenError as error:
             return json_response(400, {"error": "invalid_grant", "error_description": _grant_error(error)})
-        if claims["iss"] != self.credentials.client_email:
+        if claims["iss"] != self.credentials.client_email or self.state.keys_revoked:
             return json_response(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
         if claims["exp"] - claims["iat"] > 3600:
             return json_response(400, {"error": "invalid_grant",

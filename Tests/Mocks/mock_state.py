@@ -62,6 +62,7 @@ class State:
         self.counts = collections.Counter()
         self.token_mints = 0
         self.revoked_before = 0.0  # access tokens minted before this are refused
+        self.keys_revoked = False  # /_mock/revoke {"keys": true}: the signing keys themselves
         self.connections = [c for c in self.connections if c.open]
         for c in self.connections:
             c.requests = 0

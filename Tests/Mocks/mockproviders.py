@@ -49,7 +49,8 @@ Provider routes:
         payload non-empty and <= 4096 bytes (voip 5120) else 413 PayloadTooLarge;
         errors are {"reason"} (410 adds "timestamp" ms). Token prefixes: dead (410
         Unregistered), bad0 (400 BadDeviceToken), 0bad (DeviceTokenNotForTopic),
-        5555 (503), 4290 (429).
+        5555 (503), 4290 (429); an all-zero token is 400 BadDeviceToken (Apple never
+        issues one: `pushnode check --live` sends it once auth and topic passed).
   POST /push/{id}                           Web Push. Authorization: vapid t=<JWT>, k=<key>
         (ES256 verified with k; aud must be this origin (403 otherwise); exp in the future
         and <= 24 h ahead; sub mailto:/https:; 401 otherwise), TTL required,
@@ -74,12 +75,16 @@ Control API (any port):
         "status", "time", "answered"}]}   (provider "token" = token endpoint calls; "time" when
         the request was received, "answered" when its answer, reset or close left the mock,
         null while pending or when the connection closed first)
-  POST /_mock/reset    clears scripts, recorded requests, counters (keeps credentials)
+  POST /_mock/reset    clears scripts, recorded requests, counters and revocations (keeps credentials)
   GET  /_mock/stats    {"requests": {provider: n}, "tokenMints", "connections": {"total",
         "open","h2","http1"}, "maxConcurrentStreams" (most streams open at once on one
         connection), "perConnection": [{"id","protocol","tls","requests",
         "maxConcurrentStreams","open"}] (last 100)}
   POST /_mock/revoke   every access token and APNs JWT issued so far is refused from now on
+        (new ones are accepted: a renewal helps). With {"keys": true} the signing keys
+        themselves are revoked too, as in the Google and Apple consoles: every later
+        assertion is 400 invalid_grant "Invalid JWT Signature." and every APNs JWT 403
+        InvalidProviderToken, until /_mock/reset
   POST /_mock/goaway[?connection=ID]   graceful GOAWAY on every (or that) open HTTP/2
         connection: streams already received are answered, then the connection closes
 Generic routes for HTTP client tests: /_mock/echo[?delayMs=N] (method, headers, base64

@@ -15,6 +15,7 @@ package final class FCMAccessTokens: ProviderCredentials, @unchecked Sendable {
     // Guarded by `condition`.
     private var state = CredentialState()
     private var minting = false
+    private var failure: String?
 
     package init(assertion: GoogleServiceAccountAssertion, endpoint: any OAuthTokenEndpoint) {
         self.assertion = assertion
@@ -22,6 +23,8 @@ package final class FCMAccessTokens: ProviderCredentials, @unchecked Sendable {
     }
 
     package var generation: Int { condition.withLock { state.generation } }
+
+    package var lastFailure: String? { condition.withLock { failure } }
 
     package func current() -> String? {
         condition.withLock { state.current }
@@ -54,13 +57,19 @@ package final class FCMAccessTokens: ProviderCredentials, @unchecked Sendable {
         minting = true
         condition.unlock()
         let result: OAuthAccessToken?
+        var failed: String?
         do {
             let jwt = try assertion.token(issuedAt: Int(now.timeIntervalSince1970))
             result = try endpoint.exchange(assertion: jwt, tokenURI: assertion.tokenURI)
+        } catch let error as OAuthExchangeError {
+            result = nil
+            failed = error.description
         } catch {
             result = nil
+            failed = "assertion: cannot sign with the service account's private_key"
         }
         condition.lock()
+        failure = failed
         minting = false
         condition.broadcast()
         return result.map { token in

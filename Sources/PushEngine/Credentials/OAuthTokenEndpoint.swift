@@ -60,8 +60,11 @@ package struct HTTPOAuthTokenEndpoint: OAuthTokenEndpoint {
     package static func parse(status: Int, body: [UInt8]) throws -> OAuthAccessToken {
         let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
         guard status == 200 else {
+            // The endpoint's own words (`invalid_grant: Invalid JWT Signature.`): RFC 6749 §5.2
+            // codes and a human description, neither of which carries the assertion.
             let code = (object?["error"] as? String).map { " \($0)" } ?? ""
-            throw OAuthExchangeError(description: "token endpoint: HTTP \(status)\(code)")
+            let words = (object?["error_description"] as? String).map { ": " + String($0.prefix(200)) } ?? ""
+            throw OAuthExchangeError(description: "token endpoint: HTTP \(status)\(code)\(words)")
         }
         guard let token = object?["access_token"] as? String, !token.isEmpty else {
             throw OAuthExchangeError(description: "token endpoint: no access_token in the answer")

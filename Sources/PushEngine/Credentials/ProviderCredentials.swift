@@ -21,6 +21,14 @@ package protocol ProviderCredentials: AnyObject, Sendable {
     /// The provider accepted a request sent with `generation`: a later refusal of it may renew
     /// once again (a credential revoked after working is not the same as one that never works).
     func accepted(generation: Int)
+    /// Why the last mint failed (the token endpoint's answer, a transport error code), never a
+    /// secret; nil when it succeeded or nothing was minted yet. Shown by `/readyz` and
+    /// `pushnode check --live`.
+    var lastFailure: String? { get }
+}
+
+extension ProviderCredentials {
+    package var lastFailure: String? { nil }
 }
 
 /// What `ProviderCredentials.refused` did.

@@ -33,8 +33,9 @@ extension LaneStateMachine {
         case count(Outcome, Int)
         /// `pushnode_credential_refreshes_total` by that many.
         case countCredentialRefreshes(Int)
-        case setHealth(ProviderHealth.State)
-        /// A line for the log.
+        /// The provider's health changed; `reason` says why it is not healthy (`/readyz`).
+        case setHealth(ProviderHealth.State, reason: DeliveryReason? = nil)
+        /// A line for the log (a `DeliveryEvent`'s record for every finished try).
         case log(LogRecord)
         /// A finished try: its `DeliveryEvent` is logged and kept for the status page (recent
         /// outcomes, the provider's last failure).

@@ -33,7 +33,7 @@ extension LaneStateMachine {
     }
 
     private mutating func credentialsGaveUp(_ attempt: Attempt, reason: DeliveryReason, now: Date) -> [Action] {
-        var actions = setHealth(.credentialsRefused)
+        var actions = setHealth(.credentialsRefused, reason: reason)
         actions.append(.log(LogRecord(.error, "credentials", ["provider": "\(provider.rawValue)", "reason": "\(reason.code.rawValue)",
                                                             "health": "credentials_refused"])))
         // Keep the push: back off as for a transient failure, within attempts and ttl.
@@ -68,7 +68,7 @@ extension LaneStateMachine {
             return [.count(.rejected, 1), event(.rejected, reason)]
         case .misconfigured(let reason):
             complete(id, .rejected)
-            return [.count(.rejected, 1)] + setHealth(.misconfigured) + [event(.rejected, reason, health: "misconfigured")]
+            return [.count(.rejected, 1)] + setHealth(.misconfigured, reason: reason) + [event(.rejected, reason, health: "misconfigured")]
         case .expired:
             complete(id, .expired)
             return [.count(.expired, 1), event(.expired)]

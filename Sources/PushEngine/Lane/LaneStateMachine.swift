@@ -134,12 +134,15 @@ struct LaneStateMachine {
     // MARK: Reports of the driver's actions
 
     /// `prepareCredentials` done: claim, or wait `credentialRetry` if none could be had.
-    /// `generation` is the credentials' generation after it.
-    mutating func credentialsPrepared(_ ready: Bool, generation: Int, now: Date) -> [Action] {
+    /// `generation` is the credentials' generation after it; `failure` why the last mint failed
+    /// (`ProviderCredentials.lastFailure`: the token endpoint's answer, never a secret).
+    mutating func credentialsPrepared(_ ready: Bool, generation: Int, failure: String? = nil, now: Date) -> [Action] {
         var actions = countMints(upTo: generation)
         guard ready else {
-            actions += setHealth(.credentialsRefused)
-            actions.append(.log(LogRecord(.warn, "credentials", ["provider": "\(provider.rawValue)", "state": "unavailable"])))
+            actions += setHealth(.credentialsRefused, reason: DeliveryReason(.credentialsUnavailable, detail: failure))
+            var fields = [LogField("provider", "\(provider.rawValue)"), LogField("state", "unavailable")]
+            if let failure { fields.append(LogField("error", .string(failure))) }
+            actions.append(.log(LogRecord(.warn, "credentials", fields)))
             nextClaim = now.addingTimeInterval(settings.credentialRetry)
             return actions
         }
@@ -192,10 +195,10 @@ struct LaneStateMachine {
     }
 
     /// `.setHealth` when the provider's health changes.
-    mutating func setHealth(_ state: ProviderHealth.State) -> [Action] {
+    mutating func setHealth(_ state: ProviderHealth.State, reason: DeliveryReason? = nil) -> [Action] {
         guard state != health else { return [] }
         health = state
-        return [.setHealth(state)]
+        return [.setHealth(state, reason: reason)]
     }
 
     /// Counts the credentials minted since the generation last reported.

@@ -168,7 +168,8 @@ final class ProviderLane: @unchecked Sendable {
         case .prepareCredentials:
             let now = clock.now()
             let ready = credentials?.prepare(now: now) ?? true
-            return machine.credentialsPrepared(ready, generation: credentials?.generation ?? 0, now: now)
+            return machine.credentialsPrepared(ready, generation: credentials?.generation ?? 0,
+                                               failure: ready ? nil : credentials?.lastFailure, now: now)
         case .claim(let limit):
             let claim: OutboxClaim
             do { claim = try store.claimDue(provider: provider, limit: limit, now: clock.now()) } catch {
@@ -210,8 +211,8 @@ final class ProviderLane: @unchecked Sendable {
             activity.count(outcome, count, at: clock.now())
         case .countCredentialRefreshes(let count):
             metrics.credentialRefreshes.increment(name, by: Double(count))
-        case .setHealth(let state):
-            health.set(provider, state)
+        case .setHealth(let state, let reason):
+            health.set(provider, state, reason: reason, at: clock.now())
         case .log(let record):
             log(record)
         case .finishedTry(let event):

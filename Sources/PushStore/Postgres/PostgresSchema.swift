@@ -21,4 +21,13 @@ package enum PostgresSchema {
             """, [.text(name), .text(try candidate())])
         return try connection.query("SELECT value FROM node_keys WHERE name = $1", [.text(name)]).row(0).text(0)
     }
+
+    /// The value stored under `name`, or nil when no node stored one yet; reads only (no
+    /// migration, no insert), for `pushnode check --live`.
+    package static func storedSharedKey(named name: String, url: String) throws -> String? {
+        let connection = try PGConnection(conninfo: url)
+        guard try connection.query("SELECT to_regclass('node_keys') IS NOT NULL").row(0).bool(0) else { return nil }
+        let rows = try connection.query("SELECT value FROM node_keys WHERE name = $1", [.text(name)])
+        return rows.rowCount > 0 ? rows.row(0).text(0) : nil
+    }
 }

@@ -63,8 +63,10 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
         let tokens = FCMAccessTokens(assertion: try! rs256Assertion(), endpoint: endpoint)
         endpoint.failing = true
         #expect(!tokens.prepare(now: t0))
+        #expect(tokens.lastFailure == "down")  // the endpoint's words, for /readyz and check --live
         endpoint.failing = false
         #expect(tokens.prepare(now: t0))
+        #expect(tokens.lastFailure == nil)
         endpoint.failing = true
         #expect(tokens.prepare(now: t0.addingTimeInterval(3500)))  // renewal failed, token-1 valid 100 s more
         #expect(!tokens.prepare(now: t0.addingTimeInterval(3600)))
@@ -105,6 +107,9 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
         #expect(answer == OAuthAccessToken(value: "ya29.x", expiresIn: 3599))
         #expect(throws: OAuthExchangeError(description: "token endpoint: HTTP 400 invalid_grant")) {
             try HTTPOAuthTokenEndpoint.parse(status: 400, body: Array(#"{"error":"invalid_grant"}"#.utf8))
+        }
+        #expect(throws: OAuthExchangeError(description: "token endpoint: HTTP 400 invalid_grant: Invalid JWT Signature.")) {
+            try HTTPOAuthTokenEndpoint.parse(status: 400, body: Array(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#.utf8))
         }
         #expect(HTTPOAuthTokenEndpoint.formEncode("urn:ietf:params:oauth:grant-type:jwt-bearer")
                 == "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer")

@@ -93,7 +93,9 @@ import Testing
         // token-2 had worked, so its refusal renews once (token-3); token-3 refused too: unhealthy.
         #expect(f.credentials.generation == 3)
         waitUntil { f.count("rejected") == 1 }  // retried within the attempt cap, then dropped
-        #expect(f.engine.health.snapshot["fcm"] == "credentials_refused")
+        let status = try #require(f.engine.health.snapshot["fcm"])
+        #expect(status.state == .credentialsRefused)
+        #expect(status.reason?.code == .fcmUnauthenticated && status.reason?.detail == "UNAUTHENTICATED")
     }
 
     @Test func anExpiredDeliveryIsNeverSent() throws {

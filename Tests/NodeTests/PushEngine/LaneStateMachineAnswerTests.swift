@@ -72,7 +72,7 @@ import Testing
         // The renewed one refused too: unhealthy, and the push backs off as for a transient failure.
         let gaveUp = lane.machine.credentialsRenewed(.gaveUp, generation: 2, for: lane.attempt(row, generation: 2),
                                                      reason: reason, retryAt: lane.now, now: lane.now)
-        #expect(gaveUp.withoutLogs == [.setHealth(.credentialsRefused), .reschedule(1, at: lane.now.addingTimeInterval(10)),
+        #expect(gaveUp.withoutLogs == [.setHealth(.credentialsRefused, reason: reason), .reschedule(1, at: lane.now.addingTimeInterval(10)),
                                        .count(.retried, 1)])
         #expect(gaveUp.logs.first == "level=error event=credentials provider=fcm reason=\(reason.code.rawValue) health=credentials_refused")
         // Healthy again once a push is delivered.
@@ -82,7 +82,8 @@ import Testing
     @Test func aProviderWithoutCredentialsGivesUpAtOnce() {
         let lane = LaneUnderTest(credentials: false)
         let actions = lane.finished(lane.entry(1), LaneUnderTest.answer(401, unauthenticated))
-        #expect(actions.withoutLogs == [.setHealth(.credentialsRefused), .reschedule(1, at: lane.now.addingTimeInterval(10)),
+        #expect(actions.withoutLogs == [.setHealth(.credentialsRefused, reason: DeliveryReason(.fcmUnauthenticated, detail: "UNAUTHENTICATED")),
+                                        .reschedule(1, at: lane.now.addingTimeInterval(10)),
                                         .count(.retried, 1)])
     }
 
@@ -103,7 +104,7 @@ import Testing
     @Test func aConfigurationRefusalRejectsThePushAndShowsTheProviderMisconfigured() {
         let lane = LaneUnderTest()
         let actions = lane.finished(lane.entry(1), LaneUnderTest.answer(403))
-        #expect(actions.withoutLogs == [.count(.rejected, 1), .setHealth(.misconfigured)])
+        #expect(actions.withoutLogs == [.count(.rejected, 1), .setHealth(.misconfigured, reason: DeliveryReason(.fcmPermissionDenied, detail: "403"))])
         #expect(actions.logs.first?.hasSuffix("health=misconfigured") == true && actions.records.first?.level == .error)
         #expect(lane.finished(lane.entry(2), LaneUnderTest.answer(403)).withoutLogs == [.count(.rejected, 1)])
     }

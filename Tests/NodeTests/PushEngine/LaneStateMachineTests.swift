@@ -1,5 +1,6 @@
 import Foundation
 import PushProtocol
+import PushDelivery
 import Testing
 import PushStore
 @testable import PushEngine
@@ -31,9 +32,10 @@ import PushStore
     @Test func noCredentialsMeansUnhealthyAndATryAgainLater() {
         let lane = LaneUnderTest(credentials: true)
         _ = lane.pass()
-        let actions = lane.machine.credentialsPrepared(false, generation: 0, now: lane.now)
-        #expect(actions.withoutLogs == [.setHealth(.credentialsRefused)])
-        #expect(actions.logs == ["level=warn event=credentials provider=fcm state=unavailable"])
+        let failure = "token endpoint: HTTP 400 invalid_grant: Invalid JWT Signature."
+        let actions = lane.machine.credentialsPrepared(false, generation: 0, failure: failure, now: lane.now)
+        #expect(actions.withoutLogs == [.setHealth(.credentialsRefused, reason: DeliveryReason(.credentialsUnavailable, detail: failure))])
+        #expect(actions.logs == [#"level=warn event=credentials provider=fcm state=unavailable error="\#(failure)""#])
         #expect(lane.machine.nextPass() == lane.now.addingTimeInterval(5))  // credentialRetry
         lane.clock.advance(by: 5)
         #expect(lane.pass() == [.prepareCredentials])

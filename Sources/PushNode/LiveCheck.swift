@@ -1,0 +1,40 @@
+import Foundation
+import PushConfig
+
+/// `pushnode check --live`: asks every configured service whether it accepts this node's
+/// credentials, as a start and the first deliveries would, and reports each answer in the
+/// service's own words. The offline check (`NodeConfig.credentialIssues`) runs first.
+///
+/// | check | when | what it does | ok |
+/// | --- | --- | --- | --- |
+/// | `fcm` | `fcm.credentialsPath` set | mints an access token (the node's `FCMAccessTokens`) | the token endpoint gave one |
+/// | `apns` | the four `apns.*` keys set | a push to an all-zero dummy token with a fresh provider JWT | 400 `BadDeviceToken` (or 2xx): key, team and topic accepted |
+/// | `postgres` | `storage.driver: postgres` | connects and reads `pushnode_schema` | reachable, schema absent, older or the same as this build |
+/// | `webpush` | always | loads the VAPID key without generating or storing one | it loads, or none exists yet |
+///
+/// It writes nothing: no migration (the store's open applies them when `serve` starts), no
+/// generated key, no data directory. A `detail` never holds a token, key, payload or the
+/// database URL's password.
+package enum LiveCheck {
+    package struct Result: Sendable, Equatable {
+        package var name: String
+        package var ok: Bool
+        package var detail: String
+
+        package init(_ name: String, ok: Bool, _ detail: String) {
+            self.name = name
+            self.ok = ok
+            self.detail = detail
+        }
+    }
+
+    /// Every check that applies to `config`, in the table's order.
+    package static func run(config: NodeConfig) -> [Result] {
+        var results: [Result] = []
+        if config.enabledPlatforms.contains(.android) { results.append(fcm(config: config)) }
+        if config.enabledPlatforms.contains(.apns) { results.append(apns(config: config)) }
+        if config.storage.driver == .postgres { results.append(postgres(config: config)) }
+        results.append(webPush(config: config))
+        return results
+    }
+}
