@@ -76,10 +76,10 @@ fuzz-seeds: deps
 ## --disable-xctest: every suite is Swift Testing, and the empty XCTest pass leaks XCTest's own
 ## suite objects at exit (368 bytes, all in libXCTest), which LeakSanitizer reports.
 ## SANITIZE_FILTER narrows both runs (e.g. SANITIZE_FILTER=PushAnySync). Not part of `make test`.
-## SANITIZE_LEAKS=1 turns LeakSanitizer on. It is off by default until a stopped Node is freed: today
-## its graph stays in cycles (Node.state holds the API server, whose router's handler captures
-## state; metrics gauges capture the server, whose router holds the metrics), ~1.1 MB and the
-## SQLite connections per node a test starts, reported at exit as indirect leaks.
+## SANITIZE_LEAKS=1 turns LeakSanitizer on. It is off by default until a shut-down Node is freed:
+## its MetricsRegistry keeps gauge closures that capture the API server (and the store), and the
+## server's router holds that registry (OperationsRoutes), so each node a test starts stays alive
+## (~1.1 MB over the suite, SQLite memory included), reported at exit as indirect leaks.
 SANITIZE_FILTER ?=
 SANITIZE_LEAKS ?= 0
 SANITIZE_ENV = SWIFT_BACKTRACE=enable=no PUSHNODE_PYTHON=$(CURDIR)/$(PY)
