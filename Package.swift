@@ -28,7 +28,7 @@ let package = Package(
         // The node, bottom up. Each target has one job; arrows point down only (docs/architecture.md).
         .target(name: "PushSupport"),
         .target(name: "PushNet"),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "PushNet"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "PushNet", "PushSupport"]),
         .target(name: "PushMetrics", dependencies: ["PushSupport"]),
         .target(name: "PushStore", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "CSQLite", "CPostgres"]),
         .target(name: "PushDelivery", dependencies: ["PushCrypto", "PushProtocol", "PushSupport"]),
@@ -58,7 +58,7 @@ let package = Package(
 
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         .testTarget(name: "PushProtocolTests", dependencies: ["PushProtocol"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "PushNet"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "PushNet", "PushSupport"]),
         // The node's modules are tested in one target (folders mirror Sources/), so the fixtures in
         // Tests/NodeTests/Support serve every module without a support target in the release build.
         .testTarget(name: "NodeTests", dependencies: [

@@ -1,7 +1,7 @@
 import CCurl
 import Dispatch
 import Foundation
-import Synchronization
+import PushSupport
 
 /// The one thread that drives libcurl's multi handle: it picks up submitted requests,
 /// runs `curl_multi_perform`/`curl_multi_poll`, completes finished transfers, retries
@@ -27,12 +27,12 @@ final class EventLoop: @unchecked Sendable {
 
     private let configuration: HTTPClientConfiguration
     private let multi: CurlMulti
-    private let inbox = Mutex(Inbox())
-    private let counters = Mutex(HTTPClientStats())
+    private let inbox = Protected(Inbox())
+    private let counters = Protected(HTTPClientStats())
     private let exited = DispatchSemaphore(value: 0)
     private let clock = ContinuousClock()
     /// Set once the loop thread is running; compared to avoid waiting on ourselves.
-    private let loopThreadID = Mutex<pthread_t?>(nil)
+    private let loopThreadID = Protected<pthread_t?>(nil)
 
     // Loop-thread state.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]

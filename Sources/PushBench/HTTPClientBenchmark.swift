@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import HTTPClient
 import PushSupport
-import Synchronization
 
 /// `PushBench http`: requests/s through the HTTP client to one URL, keeping a fixed number
 /// of requests in flight with the callback API (the way the delivery engine drives it).
@@ -50,7 +49,7 @@ enum HTTPClientBenchmark {
             method: options.method, url: options.url,
             headers: [("content-type", "application/octet-stream")],
             body: [UInt8](repeating: 0x61, count: options.method == "GET" ? 0 : options.bodyBytes))
-        let state = Mutex((sent: 0, done: 0, failed: 0, statuses: [Int: Int](), errors: [String: Int]()))
+        let state = Protected((sent: 0, done: 0, failed: 0, statuses: [Int: Int](), errors: [String: Int]()))
         let finished = DispatchSemaphore(value: 0)
         let total = options.requests
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension PushService {
     /// Cumulative counters for `/metrics`. `deliveriesQueued / notificationsAccepted` is the mean
     /// fan-out; a Prometheus summary of recipients per Notify can be exported as that sum and count.

@@ -3,7 +3,7 @@ import PushCrypto
 import PushNet
 import PushProtocol
 import PushStore
-import Synchronization
+import PushSupport
 
 /// The node's operations, independent of the transport that decoded and authenticated the request
 /// (the HTTP API now, the any-sync door later). Every rule of PROTOCOL §3–§4 lives here; the store
@@ -47,7 +47,7 @@ package final class PushService: Sendable {
     let tokenRules: TokenRules
     let topicSignatures: TopicSignatureCache
     package let clock: @Sendable () -> Date
-    let counters = Mutex(Statistics())
+    let counters = Protected(Statistics())
 
     package convenience init(store: any PushStore, configuration: Configuration, storageHealth: StorageHealth = StorageHealth()) {
         self.init(store: store, configuration: configuration, resolver: SystemHostResolver(), storageHealth: storageHealth)

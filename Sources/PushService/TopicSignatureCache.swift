@@ -1,5 +1,5 @@
 import PushProtocol
-import Synchronization
+import PushSupport
 
 /// Remembers verified topic signatures so a hot topic is not re-verified on every Notify.
 ///
@@ -23,7 +23,7 @@ final class TopicSignatureCache: Sendable {
     }
 
     private let capacityPerGeneration: Int
-    private let state = Mutex(Generations())
+    private let state = Protected(Generations())
 
     /// Holds between `capacity / 2` and `capacity` entries.
     init(capacity: Int = 65_536) {

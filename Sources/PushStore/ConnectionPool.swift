@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import PushSupport
 
 /// A database connection a `ConnectionPool` can hand out again.
 protocol PooledConnection: AnyObject, Sendable {
@@ -29,7 +29,7 @@ final class ConnectionPool<Connection: PooledConnection>: Sendable {
     private let open: @Sendable () throws -> Connection
     private let maxIdle: Int
     private let slots: DispatchSemaphore?
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// - Parameters:
     ///   - maxInUse: most connections checked out at once; nil for no bound (callers never wait).

@@ -1,10 +1,10 @@
 import HTTPClient
-import Synchronization
+import PushSupport
 
 /// Sends many requests through the callback API and gathers every result.
 enum Completions {
     static func sendAll(_ requests: [ClientRequest], with client: HTTPClient) async -> [Result<ClientResponse, TransportError>] {
-        let results = Mutex<[Result<ClientResponse, TransportError>]>([])
+        let results = Protected<[Result<ClientResponse, TransportError>]>([])
         return await withCheckedContinuation { continuation in
             for request in requests {
                 client.send(request) { result in

@@ -22,9 +22,18 @@ final class MockProviders: Sendable {
 
     private static let instance = Result { () throws(Failure) -> MockProviders in try MockProviders() }
 
+    private static let floodInstance = Result { () throws(Failure) -> MockProviders in try MockProviders() }
+
     /// The shared mock, started on first use.
     static func shared() throws -> MockProviders {
         try instance.get()
+    }
+
+    /// A second mock process for the test that floods it with thousands of requests: the mock
+    /// answers on one asyncio loop, so a flood on the shared one would queue every other test's
+    /// requests behind it, past their deadlines once the client runs under a sanitizer.
+    static func flood() throws -> MockProviders {
+        try floodInstance.get()
     }
 
     private init() throws(Failure) {
