@@ -20,7 +20,7 @@ DEB := .build/pushnode_$(VERSION)_$(DEB_ARCH).deb
 # zstd: read by dpkg on Debian 12; about 3 s here for the ~90 MB tree (gzip: 25 s, and a larger file).
 DEB_COMPRESSION ?= zstd
 
-.PHONY: run test deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize sanitize-address sanitize-thread soak bench clean install deb
+.PHONY: run test deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize sanitize-address sanitize-thread soak fault-test bench clean install deb
 
 ## Install the Debian packages that are missing (needs root or sudo).
 deps:
@@ -143,6 +143,10 @@ SOAK_MINUTES ?= 3
 soak: release venv
 	$(PY) Tests/Soak/soak.py --binary $(BIN) --storage sqlite --minutes $(SOAK_MINUTES)
 	$(PY) Tests/Soak/soak.py --binary $(BIN) --storage postgres --minutes $(SOAK_MINUTES)
+
+## Faults that need root to stage (a full disk on a small tmpfs): not part of `make test`.
+fault-test: release venv
+	PUSHNODE_BIN=$(CURDIR)/$(BIN) $(PY) -m pytest -q -s Tests/Faults
 
 bench: release
 	.build/release/PushBench all
