@@ -1,6 +1,9 @@
 # pushnode — `make run` starts a node on the embedded default; `make test` runs everything.
 SHELL := /bin/bash
-APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config postgresql libpq-dev patchelf curl chromium
+## What building and running a node needs; the tests add a PostgreSQL server, Chromium (the status
+## page test), patchelf (the .deb) and curl, which a self-hoster's `make release` never installs.
+APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config libpq-dev
+TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql patchelf curl chromium
 VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
@@ -20,16 +23,22 @@ DEB := .build/pushnode_$(VERSION)_$(DEB_ARCH).deb
 # zstd: read by dpkg on Debian 12; about 3 s here for the ~90 MB tree (gzip: 25 s, and a larger file).
 DEB_COMPRESSION ?= zstd
 
-.PHONY: run test deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize sanitize-address sanitize-thread soak fault-test bench clean install deb
+.PHONY: run test deps test-deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize sanitize-address sanitize-thread soak fault-test bench clean install deb
 
-## Install the Debian packages that are missing (needs root or sudo).
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+## Install the Debian packages that are missing (needs root or sudo): `deps` for building and
+## running, `test-deps` for the test suites as well.
+install-missing = @missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+deps:
+	$(call install-missing,$(APT_PACKAGES))
+
+test-deps:
+	$(call install-missing,$(TEST_APT_PACKAGES))
 
 release: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
@@ -49,12 +58,12 @@ $(VENV)/.ready: Tests/Interop/requirements.txt
 	touch $@
 
 ## Swift tests; suites that start mock providers use the venv's Python (PUSHNODE_PYTHON).
-swift-test: deps venv
+swift-test: test-deps venv
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	PUSHNODE_PYTHON=$(CURDIR)/$(PY) swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
 ## Interop and integration tests run against the release binaries.
-interop: release venv
+interop: test-deps release venv
 	PUSHNODE_BIN=$(CURDIR)/.build/release/pushnode $(PY) -m pytest -q Tests/Interop
 
 ## libFuzzer targets for every parser of outside bytes (Tests/Fuzz/README.md): built apart
@@ -83,7 +92,7 @@ fuzz-seeds: deps
 SANITIZE_FILTER ?=
 SANITIZE_LEAKS ?= 0
 SANITIZE_ENV = SWIFT_BACKTRACE=enable=no PUSHNODE_PYTHON=$(CURDIR)/$(PY)
-sanitize: deps venv
+sanitize: test-deps venv
 	@start=$$(date +%s); \
 	if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory sanitize-address sanitize-thread || exit $$?; \
 	else \
@@ -94,17 +103,17 @@ sanitize: deps venv
 	fi; \
 	echo "make sanitize: clean in $$(( $$(date +%s) - start )) s"
 
-sanitize-address: deps venv
+sanitize-address: test-deps venv
 	swift build --build-tests --sanitize=address --build-path .build/asan $(SWIFT_BUILD_FLAGS)
 	$(SANITIZE_ENV) ASAN_OPTIONS=detect_leaks=$(SANITIZE_LEAKS) swift test --skip-build --disable-xctest --sanitize=address --build-path .build/asan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 
-sanitize-thread: deps venv
+sanitize-thread: test-deps venv
 	swift build --build-tests --sanitize=thread --build-path .build/tsan $(SWIFT_BUILD_FLAGS)
 	$(SANITIZE_ENV) TSAN_OPTIONS=halt_on_error=1 swift test --skip-build --disable-xctest --sanitize=thread --build-path .build/tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 
 ## Everything, on SQLite and on a throwaway PostgreSQL cluster (Tests/Support/pg-cluster.sh) whose
 ## URL both suites get as PUSHNODE_TEST_PG_URL; an already set PUSHNODE_TEST_PG_URL is used as is.
-test: deps
+test: test-deps
 	@if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory swift-test interop fuzz-short; exit $$?; fi; \
 	pgdir=$$(mktemp -d /tmp/pushnode-pg.XXXXXX); \
 	trap 'Tests/Support/pg-cluster.sh stop '"$$pgdir" EXIT; \
@@ -140,12 +149,12 @@ deb: $(BIN)
 ## restarts, then the exact account; SQLite, then PostgreSQL with a database stop/start. Fails on a
 ## lost 200 or an answer other than 200 / 503 storage.unavailable. `make test` runs a short one.
 SOAK_MINUTES ?= 3
-soak: release venv
+soak: test-deps release venv
 	$(PY) Tests/Soak/soak.py --binary $(BIN) --storage sqlite --minutes $(SOAK_MINUTES)
 	$(PY) Tests/Soak/soak.py --binary $(BIN) --storage postgres --minutes $(SOAK_MINUTES)
 
 ## Faults that need root to stage (a full disk on a small tmpfs): not part of `make test`.
-fault-test: release venv
+fault-test: test-deps release venv
 	PUSHNODE_BIN=$(CURDIR)/$(BIN) $(PY) -m pytest -q -s Tests/Faults
 
 bench: release

@@ -1,6 +1,6 @@
 """The status page in a real browser: `pushnode serve` with `adminListen` against the mock
 providers, put under load (a few hundred Notifies to devices of which some the mock refuses),
-then `/status` loaded by headless Chromium (Debian `chromium`, which `make deps` installs). The
+then `/status` loaded by headless Chromium (Debian `chromium`, which `make test-deps` installs). The
 test asserts on the DOM Chromium built — provider rows, delivered counts, the SVG bars, the
 recent outcomes — and that no token, endpoint, registration id or account is anywhere in the
 page; `/status.json` and `pushnode status` tell the same; the public listener does not serve it.
@@ -24,13 +24,13 @@ NOTIFIES = 300
 
 
 def chromium():
-    """The browser binary; fails (never skips) without one: CI installs it with `make deps`."""
+    """The browser binary; fails (never skips) without one: CI installs it with `make test-deps` (part of `make test`)."""
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
         if path:
             return path
     pytest.fail("headless Chromium is needed for the status page test: install Debian's `chromium` "
-                "(apt-get install -y chromium, or `make deps`)", pytrace=False)
+                "(apt-get install -y chromium, or `make test-deps`)", pytrace=False)
 
 
 def browse(binary, url, *flags):
