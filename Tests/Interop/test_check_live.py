@@ -10,6 +10,7 @@ import pytest
 
 from conftest import PostgresDatabase, psql
 from mockproviders_helper import MockProviders
+from test_delivery_e2e import node_env
 
 BUNDLE = "org.example.app"
 
@@ -27,19 +28,8 @@ def clean_mock(mock):
 
 
 def provider_env(mock, **extra):
-    r = mock.ready
-    env = {
-        "PUSHNODE_FCM_CREDENTIALS_PATH": r["serviceAccountFile"],
-        "PUSHNODE_FCM_BASE_URL": mock.https,
-        "PUSHNODE_APNS_KEY_PATH": r["apnsKeyFile"],
-        "PUSHNODE_APNS_KEY_ID": r["apnsKeyId"],
-        "PUSHNODE_APNS_TEAM_ID": r["apnsTeamId"],
-        "PUSHNODE_APNS_TOPIC": BUNDLE,
-        "PUSHNODE_APNS_HOST": mock.https,
-        "PUSHNODE_TLS_CA_FILE": r["caFile"],
-    }
-    env.update(extra)
-    return env
+    """The node's environment for the mock providers: the delivery tests' own (one list of keys)."""
+    return node_env(mock, **extra)
 
 
 def check_live(binary, tmp_path, env):

@@ -73,7 +73,8 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
         package var kind: String
         package var outcome: String
         package var reason: String?
-        /// The Notify id's first 8 characters.
+        /// The Notify id's first characters, as the engine's `RecentDeliveries` shortened it (the
+        /// one place the length is decided).
         package var notification: String
 
         package init(at: Date, provider: String, kind: String, outcome: String, reason: String?, notification: String) {
@@ -82,7 +83,7 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
             self.kind = kind
             self.outcome = outcome
             self.reason = reason
-            self.notification = String(notification.prefix(8))
+            self.notification = notification
         }
     }
 

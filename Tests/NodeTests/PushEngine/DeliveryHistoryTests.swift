@@ -46,3 +46,12 @@ import Testing
         #expect(recent.entries.allSatisfy { $0.notification == "01234567" })
     }
 }
+
+/// The one place a recent outcome's notification id is shortened (the status page shows it as given).
+@Suite struct RecentDeliveriesEntryTests {
+    @Test func theNotificationIdIsCutToItsPrefix() {
+        let entry = RecentDeliveries.Entry(at: Date(timeIntervalSince1970: 0), provider: "fcm", kind: "message",
+                                           outcome: "delivered", reason: nil, notification: "0123456789abcdef")
+        #expect(entry.notification == "01234567" && RecentDeliveries.notificationPrefix == 8)
+    }
+}
