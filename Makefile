@@ -4,6 +4,8 @@ SHELL := /bin/bash
 ## page test), patchelf (the .deb) and curl, which a self-hoster's `make release` never installs.
 APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config libpq-dev
 TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql patchelf curl chromium
+## `PushBench e2e` sends to nghttpd and measures h2load against it (openssl makes its throwaway CA).
+BENCH_APT_PACKAGES := $(APT_PACKAGES) nghttp2-server nghttp2-client openssl
 VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
@@ -157,8 +159,12 @@ soak: test-deps release venv
 fault-test: test-deps release venv
 	PUSHNODE_BIN=$(CURDIR)/$(BIN) $(PY) -m pytest -q -s Tests/Faults
 
+## Figures, never a pass/fail: the crypto rates, then deliveries end to end through nghttpd
+## (PushBench e2e; BENCH_ARGS e.g. "--runs 5"). Other suites: .build/release/PushBench help.
 bench: release
-	.build/release/PushBench all
+	$(call install-missing,$(BENCH_APT_PACKAGES))
+	.build/release/PushBench crypto
+	.build/release/PushBench e2e $(BENCH_ARGS)
 
 clean:
 	rm -rf .build $(VENV)

@@ -69,11 +69,7 @@ final class IngestFixture: @unchecked Sendable {
     func signedNotifies(from sender: AccountKey, count: Int) -> [[UInt8]] {
         let signer = HTTPSigner(key: sender)
         return (0..<count).map { _ in
-            let body = try! WireEncoder.encode(notify(from: sender))
-            let headers = try! signer.sign(method: "POST", path: "/v1/notify", body: body)
-            var head = "POST /v1/notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
-            for field in headers.fields { head += "\(field.name): \(field.value)\r\n" }
-            return Array((head + "\r\n").utf8) + body
+            SignedRequest.make("POST", "/v1/notify", body: try! WireEncoder.encode(notify(from: sender)), signer: signer)
         }
     }
 

@@ -10,6 +10,7 @@ usage: PushBench crypto | all
 \(IngestBench.usage)
 \(DoorBench.usage)
 \(SoakCommand.usage)
+\(E2EBench.usage)
 """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,6 +35,12 @@ do {
             exit(2)
         }
         try DoorBench.run(options)
+    case "e2e":
+        guard let options = E2EBench.parse(Array(arguments.dropFirst())) else {
+            print(usage)
+            exit(2)
+        }
+        try E2EBench.run(options)
     case "soak": SoakCommand.run(Array(arguments.dropFirst()))
     case "deliver":
         guard let options = DeliveryBenchmark.parse(Array(arguments.dropFirst())) else {

@@ -8,6 +8,8 @@ package struct DeliveryMetrics: Sendable {
     /// `outcome`: delivered, retried, dead, rejected, expired, orphaned.
     let deliveries: Counter
     let sendSeconds: Histogram
+    /// Accept of the Notify to the provider's answer that delivered it: what a user waits.
+    let deliveredAfter: Histogram
     let credentialRefreshes: Counter
     let pruned: Counter
     let healthy: Gauge
@@ -20,6 +22,9 @@ package struct DeliveryMetrics: Sendable {
         sendSeconds = registry.histogram("pushnode_delivery_send_seconds",
                                          help: "Time from sending a push to the provider's answer.",
                                          labels: ["provider"])
+        deliveredAfter = registry.histogram("pushnode_delivery_latency_seconds",
+                                            help: "Time from accepting the Notify to the provider's answer that delivered it (queueing and retries included).",
+                                            labels: ["provider"], buckets: Self.latencyBuckets)
         credentialRefreshes = registry.counter("pushnode_credential_refreshes_total",
                                                help: "Provider credentials minted (FCM access tokens, APNs provider JWTs).",
                                                labels: ["provider"])
@@ -32,6 +37,10 @@ package struct DeliveryMetrics: Sendable {
         inFlight = registry.gauge("pushnode_deliveries_in_flight", help: "Requests sent and not yet answered.",
                                   labels: ["provider"])
     }
+
+    /// 5 ms to 30 min: fine below a second (the node's own share), then the retry backoffs.
+    static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 0.75, 1, 2.5, 5, 10, 30, 60,
+                                           300, 1800]
 
     /// Queue depth and oldest-entry age per provider, read from the store at scrape time.
     package static func registerOutboxGauges(registry: MetricsRegistry, providers: [Provider],

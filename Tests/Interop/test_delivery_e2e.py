@@ -238,6 +238,7 @@ def test_a_notify_reaches_each_provider_byte_correct(node, mock):
     wait_for(lambda: node.metric("pushnode_deliveries_total", provider="webpush", outcome="delivered") >= 1)
     assert node.metric("pushnode_deliveries_total", provider="fcm", outcome="delivered") >= 2
     assert node.metric("pushnode_delivery_send_seconds_count", provider="apns") >= 1
+    assert node.metric("pushnode_delivery_latency_seconds_count", provider="webpush") >= 1
     assert node.metric("pushnode_credential_refreshes_total", provider="fcm") == 1
     assert node.metric("pushnode_provider_healthy", provider="apns") == 1
     status, _, ready = node.json("GET", "/readyz")

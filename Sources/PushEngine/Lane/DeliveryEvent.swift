@@ -24,6 +24,8 @@ struct DeliveryEvent: Sendable, Equatable {
     var nextAttemptAt: Date?
     /// The provider's health when this try changed it (`misconfigured`).
     var health: String?
+    /// When the node accepted the Notify (ms precision, as stored): a delivered try's latency.
+    var acceptedAt: Date
 
     /// How many hex digits of a registration id a log line shows.
     static let registrationPrefix = 8
@@ -39,6 +41,7 @@ struct DeliveryEvent: Sendable, Equatable {
         self.reason = reason
         self.nextAttemptAt = nextAttemptAt
         self.health = health
+        acceptedAt = job.createdAt
     }
 
     var level: LogLevel {

@@ -219,7 +219,9 @@ final class ProviderLane: @unchecked Sendable {
             log(event.record)
             let now = clock.now()
             activity.record(event, at: now)
-            if event.outcome != .delivered {
+            if event.outcome == .delivered {
+                metrics.deliveredAfter.observe(max(0, now.timeIntervalSince(event.acceptedAt)), name)
+            } else {
                 health.recordFailure(provider, reason: event.reason?.code.rawValue ?? event.outcome.rawValue, at: now)
             }
         case .exit:

@@ -22,6 +22,25 @@ import Testing
         #expect(f.transport.sent.first { $0.token == "tok-1" }?.request.header("authorization") == "Bearer access-1")
     }
 
+    @Test func aDeliveryIsTimedFromTheNotifysAcceptToTheDeliveringAnswer() throws {
+        // The wall clock jumps 7 s between queueing and sending: the latency histogram sees the
+        // 7 s the push waited, not the send time (pushnode_delivery_send_seconds has that).
+        let origin = Clocks.monotonicSeconds()
+        let offset = Protected(0.0)
+        let clock = EngineClock(now: { Date(timeIntervalSince1970: 1_800_000_000 + Clocks.monotonicSeconds() - origin + offset.withLock { $0 }) },
+                                monotonic: { Clocks.monotonicSeconds() })
+        let f = EngineFixture(clock: clock)
+        try f.queue("tok-late")
+        offset.withLock { $0 = 7 }
+        f.engine.start()
+        let latency = f.metrics.histogram("pushnode_delivery_latency_seconds", help: "", labels: ["provider"])
+        waitUntil { latency.count("fcm") == 1 }  // observed after the delivered count, by the lane's thread
+        let text = f.metrics.render()
+        #expect(text.contains(#"pushnode_delivery_latency_seconds_bucket{provider="fcm",le="5"} 0"#))
+        #expect(text.contains(#"pushnode_delivery_latency_seconds_bucket{provider="fcm",le="10"} 1"#))
+        #expect(text.contains(#"pushnode_delivery_latency_seconds_count{provider="fcm"} 1"#))
+    }
+
     @Test func transientAnswersAreRetriedThenDelivered() throws {
         let f = EngineFixture()
         f.transport.script("flaky", [answer(503), answer(500), answer(200)])
