@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// pushnode depends only on the Swift toolchain and Debian's C libraries
-/// (see README: libsodium-dev, libssl-dev, libcurl4-openssl-dev, libsqlite3-dev,
+/// (see README: libsodium-dev, libssl-dev, libcurl4-openssl-dev, libnghttp2-dev, libsqlite3-dev,
 /// libyaml-dev, libmicrohttpd-dev).
 let package = Package(
     name: "pushnode",
@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl"),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
@@ -28,7 +29,7 @@ let package = Package(
         // The node, bottom up. Each target has one job; arrows point down only (docs/architecture.md).
         .target(name: "PushSupport"),
         .target(name: "PushNet"),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "PushNet", "PushSupport"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "PushNet", "PushSupport"]),
         .target(name: "PushMetrics", dependencies: ["PushSupport"]),
         .target(name: "PushStore", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "CSQLite", "CPostgres"]),
         .target(name: "PushDelivery", dependencies: ["PushCrypto", "PushProtocol", "PushSupport"]),

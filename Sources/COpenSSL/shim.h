@@ -34,4 +34,6 @@ static inline long pushnode_ssl_ctx_disable_session_cache(SSL_CTX *ctx) { return
 static inline BIO *pushnode_bio_new_mem(void) { return BIO_new(BIO_s_mem()); }
 /// SSL_OP_NO_TICKET is a macro expression Swift cannot import.
 static inline uint64_t pushnode_ssl_op_no_ticket(void) { return SSL_OP_NO_TICKET; }
+/// SSL_set_tlsext_host_name is a macro: the SNI name of a client connection.
+static inline long pushnode_ssl_set_sni(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
 #endif

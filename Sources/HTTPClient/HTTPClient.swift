@@ -1,45 +1,67 @@
-/// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface, built for many
-/// concurrent requests to few hosts (the push providers).
+/// An HTTP/1.1 and HTTP/2 client built for many concurrent requests to few hosts (the push
+/// providers).
 ///
-/// One dedicated thread drives all transfers. HTTPS hosts get HTTP/2 (ALPN) with
+/// HTTPS requests go to `H2Engine` (nghttp2 over OpenSSL, one epoll thread): HTTP/2 with
 /// requests multiplexed over at most `maxConnectionsPerHost` connections, each request
-/// waiting for a stream on an existing connection rather than opening another;
-/// `http://` hosts get HTTP/1.1 with keep-alive. Redirects are never followed. A
-/// request whose connection dies before the server answered (GOAWAY, reset stream,
-/// closed socket) is sent once more before it fails with `.connectionReset`.
+/// waiting for a stream on an existing connection rather than opening another. `http://`
+/// hosts, a configured proxy and servers that pick HTTP/1.1 in ALPN go to libcurl's multi
+/// interface (`EventLoop`, its own thread) with keep-alive. Redirects are never followed. A
+/// request whose stream or connection dies before the server answered (GOAWAY, reset
+/// stream, closed socket) is sent again at once before it fails with `.connectionReset`.
 ///
-/// `send` never blocks and may be called from any thread. Completions run on the
-/// client's event-loop thread: keep them short and hand real work elsewhere.
+/// `send` never blocks and may be called from any thread. Completions run on one of the
+/// client's threads: keep them short and hand real work elsewhere.
 package final class HTTPClient: Sendable {
     package let configuration: HTTPClientConfiguration
     private let loop: EventLoop
+    private let h2: H2Engine?
 
     package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(TransportError) {
         self.configuration = configuration
-        loop = try EventLoop(configuration: configuration)
+        let loop = try EventLoop(configuration: configuration)
+        self.loop = loop
+        if configuration.httpsEngine == .nghttp2 && (configuration.proxy ?? "").isEmpty {
+            h2 = try H2Engine(configuration: configuration) { request, cancellation, completion in
+                loop.submit(request, cancellation: cancellation, completion: completion)
+            }
+        } else {
+            h2 = nil
+        }
         loop.start()
+        h2?.start()
     }
 
     deinit {
+        h2?.shutdown()
         loop.shutdown()
     }
 
-    /// Starts a request; `completion` is called exactly once, on the client's thread.
+    /// Starts a request; `completion` is called exactly once, on one of the client's threads.
     package func send(_ request: ClientRequest, completion: @escaping @Sendable (Result<ClientResponse, TransportError>) -> Void) {
-        loop.submit(request, completion: completion)
+        submit(request, cancellation: nil, completion: completion)
+    }
+
+    private func submit(_ request: ClientRequest, cancellation: CancellationFlag?,
+                        completion: @escaping @Sendable (Result<ClientResponse, TransportError>) -> Void) {
+        if let h2, let target = H2Target.parse(request.url) {
+            h2.submit(request, target: target, cancellation: cancellation, completion: completion)
+        } else {
+            loop.submit(request, cancellation: cancellation, completion: completion)
+        }
     }
 
     /// Sends a request and waits for its answer. Cancelling the task fails it with
     /// `.cancelled` (and resets its stream).
     package func send(_ request: ClientRequest) async throws(TransportError) -> ClientResponse {
         let cancellation = CancellationFlag()
-        let loop = self.loop
+        let (loop, h2) = (self.loop, self.h2)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                loop.submit(request, cancellation: cancellation) { continuation.resume(returning: $0) }
+                submit(request, cancellation: cancellation) { continuation.resume(returning: $0) }
             }
         } onCancel: {
             cancellation.cancel()
+            h2?.cancellationRequested()
             loop.cancellationRequested()
         }
         return try result.get()
@@ -47,13 +69,18 @@ package final class HTTPClient: Sendable {
 
     /// Counters of what the client has done so far.
     package var stats: HTTPClientStats {
-        loop.stats
+        let curl = loop.stats
+        guard let h2 = h2?.stats else { return curl }
+        return HTTPClientStats(inFlight: curl.inFlight + h2.inFlight, responses: curl.responses + h2.responses,
+                               failures: curl.failures + h2.failures, retries: curl.retries + h2.retries,
+                               connectionsOpened: curl.connectionsOpened + h2.connectionsOpened)
     }
 
     /// Fails every queued and in-flight request with `.cancelled`, and every later one
     /// at once; returns when the client's thread has ended (or at once if called from a
     /// completion). Idempotent.
     package func shutdown() {
+        h2?.shutdown()
         loop.shutdown()
     }
 }

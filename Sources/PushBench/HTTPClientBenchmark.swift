@@ -14,11 +14,12 @@ enum HTTPClientBenchmark {
         var method = "POST"
         var bodyBytes = 256
         var connections = 1
+        var engine = HTTPClientConfiguration.HTTPSEngine.nghttp2
     }
 
     static let usage = """
         usage: PushBench http --url URL [--ca FILE] [--requests N] [--concurrency C]
-                              [--method POST] [--body-bytes B] [--connections K]
+                              [--method POST] [--body-bytes B] [--connections K] [--engine nghttp2|libcurl]
         """
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -34,6 +35,9 @@ enum HTTPClientBenchmark {
             case "--method": options.method = value
             case "--body-bytes": options.bodyBytes = Int(value) ?? options.bodyBytes
             case "--connections": options.connections = Int(value) ?? options.connections
+            case "--engine":
+                guard let engine = HTTPClientConfiguration.HTTPSEngine(rawValue: value) else { return nil }
+                options.engine = engine
             default: return nil
             }
             index += 2
@@ -44,7 +48,8 @@ enum HTTPClientBenchmark {
     /// Runs the benchmark and prints one JSON line of figures.
     static func run(_ options: Options) throws {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(
-            requestTimeout: .seconds(60), caFile: options.caFile, maxConnectionsPerHost: options.connections))
+            requestTimeout: .seconds(60), caFile: options.caFile, maxConnectionsPerHost: options.connections,
+            httpsEngine: options.engine))
         let request = ClientRequest(
             method: options.method, url: options.url,
             headers: [("content-type", "application/octet-stream")],
@@ -86,7 +91,7 @@ enum HTTPClientBenchmark {
         let statuses = figures.statuses.map { "\"\($0.key)\":\($0.value)" }.sorted().joined(separator: ",")
         let errors = figures.errors.map { "\"\($0.key)\":\($0.value)" }.sorted().joined(separator: ",")
         print("""
-            {"benchmark":"http","requests":\(total),"concurrency":\(options.concurrency),\
+            {"benchmark":"http","engine":"\(options.engine.rawValue)","requests":\(total),"concurrency":\(options.concurrency),\
             "seconds":\(String(format: "%.3f", seconds)),"requestsPerSecond":\(Int(Double(total) / seconds)),\
             "failed":\(figures.failed),"errors":{\(errors)},"statuses":{\(statuses)},"connectionsOpened":\(stats.connectionsOpened),\
             "retries":\(stats.retries)}
