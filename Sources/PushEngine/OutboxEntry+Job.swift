@@ -7,13 +7,19 @@ import PushStore
 extension OutboxEntry {
     /// The gateway's view of a claimed row. `attempts` in the job counts the tries before this
     /// one (the store's count includes the claim that starts this try).
-    package var job: DeliveryJob {
-        let record = notification
-        var message: DeliveryJob.SealedMessage?
-        if let payload = record.payload, let signature = record.signature, let keyId = record.keyId {
-            message = DeliveryJob.SealedMessage(payload: Base64.encode(payload), signature: Base64.encode(signature),
-                                                keyId: keyId)
+    package var job: DeliveryJob { job(message: sealedMessage) }
+
+    /// The notification's message as the gateways carry it (base64): the same for every row of
+    /// one notification, so a batch encodes it once (`ProviderLane.build`).
+    package var sealedMessage: DeliveryJob.SealedMessage? {
+        guard let payload = notification.payload, let signature = notification.signature, let keyId = notification.keyId else {
+            return nil
         }
+        return DeliveryJob.SealedMessage(payload: Base64.encode(payload), signature: Base64.encode(signature), keyId: keyId)
+    }
+
+    package func job(message: DeliveryJob.SealedMessage?) -> DeliveryJob {
+        let record = notification
         return DeliveryJob(
             outboxId: id, notificationId: record.id,
             registration: DeliveryJob.Registration(

@@ -251,8 +251,12 @@ final class ProviderLane: @unchecked Sendable {
     private func build(_ entries: [OutboxEntry], generation: Int) {
         let now = clock.now()
         let gateway = self.gateway
-        let built = ParallelMap.map(entries) { entry -> (DeliveryJob, Swift.Result<OutboundRequest, GatewayError>) in
-            let job = entry.job
+        var messages: [String: DeliveryJob.SealedMessage] = [:]
+        for entry in entries where messages[entry.notification.id] == nil {
+            messages[entry.notification.id] = entry.sealedMessage
+        }
+        let built = ParallelMap.map(entries) { [messages] entry -> (DeliveryJob, Swift.Result<OutboundRequest, GatewayError>) in
+            let job = entry.job(message: messages[entry.notification.id])
             do throws(GatewayError) { return (job, .success(try gateway.request(for: job, now: now))) } catch {
                 return (job, .failure(error))
             }
