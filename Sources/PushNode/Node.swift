@@ -72,7 +72,7 @@ package final class Node: Sendable {
         let failures = metrics.counter("pushnode_storage_failures_total", help: "Store calls (and replay checks) that failed.")
         let storage = StorageHealth(log: log, onFailure: { failures.increment() })
         self.storage = storage
-        metrics.gauge("pushnode_storage_unavailable", help: "1 while storage is failing (from a failed store call to the next that succeeds).") {
+        metrics.gauge("pushnode_storage_unavailable", help: "1 while storage is failing (from a failed read to the next read that succeeds, from a failed write to the next write that does).") {
             storage.isAvailable ? 0 : 1
         }
     }

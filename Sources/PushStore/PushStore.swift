@@ -107,6 +107,10 @@ package protocol PushStore: AnyObject, Sendable {
 
     // MARK: Lifecycle
 
+    /// Commits one write that needs at least the fresh room a lone Notify's commit needs (PROTOCOL
+    /// §3.3): what `/readyz` tries while writes fail, so that a node nobody writes to turns ready
+    /// again once writes work. Throws what a Notify's commit would throw.
+    func probeWrite() throws
     /// Commit counts and latency, for `/metrics`.
     func statistics() -> StoreStatistics
     /// Finishes queued writes and closes; later calls throw `StoreError.closed`.

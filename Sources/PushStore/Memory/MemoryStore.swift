@@ -87,6 +87,9 @@ package final class MemoryStore: PushStore {
 
     package func statistics() -> StoreStatistics { stats.withLock { $0 } }
 
+    /// Memory has no room to run out of: an empty write, which fails only once the store is closed.
+    package func probeWrite() throws { try write { _ in } }
+
     /// Called on the enqueuing thread right after an `enqueue` that queued deliveries.
     package func onEnqueue(_ handler: @escaping @Sendable () -> Void) {
         hooks.add(handler)
