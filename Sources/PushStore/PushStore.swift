@@ -83,7 +83,8 @@ package protocol PushStore: AnyObject, Sendable {
     func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64>
     /// Registers `handler` to be called after new outbox rows were committed — by this process, or
     /// (PostgreSQL) by any node on the database — so idle delivery workers wake without polling. A
-    /// hint only: workers still sweep on a timer for retries that come due and lapsed leases.
+    /// hint only: workers still sweep on a timer for retries that come due and lapsed leases. `close`
+    /// drops the handlers.
     func onEnqueue(_ handler: @escaping @Sendable () -> Void)
     /// Deletes a dead registration unless it was registered again after `notUpdatedAfter`; its
     /// queued deliveries are dropped when claimed. Returns whether it was deleted.

@@ -73,6 +73,7 @@ package final class PostgresStore: PushStore {
             listener = nil
         }
         pool.close()
+        hooks.removeAll()
     }
 
     package func statistics() -> StoreStatistics { stats.withLock { $0 } }

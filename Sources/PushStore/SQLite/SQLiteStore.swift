@@ -65,6 +65,7 @@ package final class SQLiteStore: PushStore {
     package func close() {
         writer.close()
         readers.close()
+        hooks.removeAll()
     }
 
     package func statistics() -> StoreStatistics { writer.statistics }

@@ -75,6 +75,20 @@ import Testing
         #expect(throws: StoreError.closed) { try fixture.store.probeWrite() }
     }
 
+    /// Closing a store drops its enqueue handlers and what they hold: the delivery engine's wakeup
+    /// holds the engine, which holds the store.
+    @Test(arguments: StoreKind.available) func closingDropsTheEnqueueHandlers(kind: StoreKind) throws {
+        final class Engine: Sendable {}
+        let fixture = try ContractFixture(kind)
+        var engine: Engine? = Engine()
+        weak let watched = engine
+        fixture.store.onEnqueue { [engine] in _ = engine }
+        engine = nil
+        #expect(watched != nil)
+        fixture.store.close()
+        #expect(watched == nil)
+    }
+
     @Test(arguments: StoreKind.available) func keysRoundTrip(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         var webpush = registration("w", account: "A", platform: .webpush, token: "https://push.example/x?a=\"b\"")
