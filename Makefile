@@ -85,8 +85,9 @@ fuzz-seeds: deps
 ## --disable-xctest: every suite is Swift Testing, and the empty XCTest pass leaks XCTest's own
 ## suite objects at exit (368 bytes, all in libXCTest), which LeakSanitizer reports.
 ## SANITIZE_FILTER narrows both runs (e.g. SANITIZE_FILTER=PushAnySync). Not part of `make test`.
-## LeakSanitizer is on (SANITIZE_LEAKS=0 turns it off): a shut-down Node is freed, with its
-## MetricsRegistry, whose sampled metrics hold what they sample (the API server, the store) weakly.
+## LeakSanitizer is on (SANITIZE_LEAKS=0 turns it off): a shut-down Node is freed — its sampled
+## metrics hold what they sample (the API server, the store) weakly, and a closed store drops its
+## enqueue handlers (which hold the delivery engine).
 SANITIZE_FILTER ?=
 SANITIZE_LEAKS ?= 1
 SANITIZE_ENV = SWIFT_BACKTRACE=enable=no PUSHNODE_PYTHON=$(CURDIR)/$(PY)
