@@ -87,12 +87,11 @@ fuzz-seeds: deps
 ## --disable-xctest: every suite is Swift Testing, and the empty XCTest pass leaks XCTest's own
 ## suite objects at exit (368 bytes, all in libXCTest), which LeakSanitizer reports.
 ## SANITIZE_FILTER narrows both runs (e.g. SANITIZE_FILTER=PushAnySync). Not part of `make test`.
-## SANITIZE_LEAKS=1 turns LeakSanitizer on. It is off by default until a shut-down Node is freed:
-## its MetricsRegistry keeps gauge closures that capture the API server (and the store), and the
-## server's router holds that registry (OperationsRoutes), so each node a test starts stays alive
-## (~1.1 MB over the suite, SQLite memory included), reported at exit as indirect leaks.
+## LeakSanitizer is on (SANITIZE_LEAKS=0 turns it off): a shut-down Node is freed — its sampled
+## metrics hold what they sample (the API server, the store) weakly, and a closed store drops its
+## enqueue handlers (which hold the delivery engine).
 SANITIZE_FILTER ?=
-SANITIZE_LEAKS ?= 0
+SANITIZE_LEAKS ?= 1
 SANITIZE_ENV = SWIFT_BACKTRACE=enable=no PUSHNODE_PYTHON=$(CURDIR)/$(PY)
 sanitize: test-deps venv
 	@start=$$(date +%s); \

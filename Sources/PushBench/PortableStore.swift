@@ -54,6 +54,7 @@ final class PortableStore: PushStore {
     func outboxStatistics() throws -> [Provider: OutboxStatistics] { try base.outboxStatistics() }
     func registrationCounts() throws -> [Platform: Int] { try base.registrationCounts() }
     func purgeExpired(now: Date) throws -> PurgeCounts { try base.purgeExpired(now: now) }
+    func probeWrite() throws { try base.probeWrite() }
     func statistics() -> StoreStatistics { base.statistics() }
     func close() { base.close() }
 }

@@ -43,17 +43,17 @@ package struct DeliveryMetrics: Sendable {
                                            300, 1800]
 
     /// Queue depth and oldest-entry age per provider, read from the store at scrape time.
-    package static func registerOutboxGauges(registry: MetricsRegistry, providers: [Provider],
-                                            store: any PushStore, clock: EngineClock) {
-        let snapshot: @Sendable () -> [Provider: OutboxStatistics] = { (try? store.outboxStatistics()) ?? [:] }
+    package static func registerOutboxGauges<Store: PushStore>(registry: MetricsRegistry, providers: [Provider],
+                                                              store: Store, clock: EngineClock) {
+        let snapshot: @Sendable (Store) -> [Provider: OutboxStatistics] = { (try? $0.outboxStatistics()) ?? [:] }
         registry.gauge("pushnode_outbox_depth", help: "Deliveries queued or in flight, per provider.",
-                       labels: ["provider"]) {
-            let stats = snapshot()
+                       labels: ["provider"], of: store) { store in
+            let stats = snapshot(store)
             return providers.map { ([$0.rawValue], Double(stats[$0]?.depth ?? 0)) }
         }
         registry.gauge("pushnode_outbox_oldest_age_seconds", help: "Age of the oldest queued delivery, per provider.",
-                       labels: ["provider"]) {
-            let stats = snapshot()
+                       labels: ["provider"], of: store) { store in
+            let stats = snapshot(store)
             let now = clock.now()
             return providers.map { provider in
                 ([provider.rawValue], stats[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0)

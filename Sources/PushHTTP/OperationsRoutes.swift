@@ -7,7 +7,8 @@ package struct OperationsRoutes: Sendable {
     /// Whether the node can serve: storage open and working, and not shutting down.
     package enum Readiness: String, Sendable {
         case starting, ready, draining
-        /// Open, but the last store call failed (PROTOCOL §3.2 `storage.unavailable`).
+        /// Open, but storage is failing: a read or a write failed, and no call of the same kind has
+        /// succeeded since (PROTOCOL §3.2 `storage.unavailable`, §3.3).
         case storageUnavailable = "storage_unavailable"
     }
 
@@ -15,9 +16,10 @@ package struct OperationsRoutes: Sendable {
     package let readiness: @Sendable () -> Readiness
     /// Per-provider health for the `/readyz` detail; empty leaves it out.
     package let providers: @Sendable () -> [String: ProviderReadiness]
-    /// While storage fails, one cheap store call that records its outcome in the node's
-    /// `StorageHealth` and returns whether storage is available again, so `/readyz` recovers
-    /// without waiting for traffic. Asked only when `readiness` says `.ready`.
+    /// While storage fails, a retry of what failed (a cheap read, a small committed write) that
+    /// records its outcome in the node's `StorageHealth` and returns whether storage is available
+    /// again, so `/readyz` recovers without waiting for traffic. Asked only when `readiness` says
+    /// `.ready`.
     package let probeStorage: @Sendable () -> Bool
     /// The status page's snapshot; nil until storage is open (503 `starting`).
     package let status: @Sendable () -> NodeStatus?

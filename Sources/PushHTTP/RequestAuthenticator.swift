@@ -49,13 +49,13 @@ package final class RequestAuthenticator: Sendable {
             switch replayCache.record(keyID: verified.accountID.string, nonce: verified.nonce,
                                       expiresAt: rememberUntil, now: now) {
             case .fresh:
-                storage?.recordSuccess()
+                storage?.recordSuccess(.write)  // the pair was committed
                 return verified.accountID
             case .replayed:
-                storage?.recordSuccess()
+                storage?.recordSuccess(.read)  // the database answered; nothing was written
                 throw APIError(status: 401, code: .authReplayed, message: "this signature nonce was already used")
             case .unavailable:
-                storage?.recordFailure(ReplayCacheUnavailable())
+                storage?.recordFailure(.write, ReplayCacheUnavailable())
                 throw APIError(status: 503, code: .storageUnavailable, message: ErrorJSON.storageUnavailableMessage)
             }
         } catch let error as HTTPSignatureError {

@@ -34,18 +34,21 @@ package final class Gauge: MetricFamily {
     }
 }
 
-/// A gauge without labels whose value is read at render time.
+/// A gauge without labels whose value is read at render time; nil renders no sample.
 final class SampledGauge: MetricFamily {
     let name: String
     let help: String
-    let sample: @Sendable () -> Double
+    let sample: @Sendable () -> Double?
     var type: String { "gauge" }
 
-    init(name: String, help: String, sample: @escaping @Sendable () -> Double) {
+    init(name: String, help: String, sample: @escaping @Sendable () -> Double?) {
         self.name = name
         self.help = help
         self.sample = sample
     }
 
-    func render(into out: inout String) { out += name + " " + renderValue(sample()) + "\n" }
+    func render(into out: inout String) {
+        guard let value = sample() else { return }
+        out += name + " " + renderValue(value) + "\n"
+    }
 }

@@ -22,23 +22,38 @@ package final class MetricsRegistry: Sendable {
         register(name) { Gauge(name: name, help: help, labelNames: labels) }
     }
 
-    /// A gauge whose value is read when the registry renders (e.g. a queue depth).
-    package func gauge(_ name: String, help: String, sample: @escaping @Sendable () -> Double) {
-        _ = register(name) { SampledGauge(name: name, help: help, sample: sample) }
+    // MARK: Sampled metrics
+    //
+    // Read from a subject when the registry renders. The registry holds the subject weakly: what a
+    // gauge measures (the API server, the store) often holds the registry itself — the server's
+    // router renders it at `/metrics` — and a strong reference would make a cycle that keeps a
+    // stopped node alive for good. Once the subject is gone, its metric renders no sample.
+
+    /// A gauge read from `subject` when the registry renders (e.g. requests in flight).
+    package func gauge<Subject: AnyObject & Sendable>(_ name: String, help: String, of subject: Subject,
+                                                     sample: @escaping @Sendable (Subject) -> Double) {
+        let reference = WeakReference(subject)
+        _ = register(name) { SampledGauge(name: name, help: help) { reference.object.map(sample) } }
     }
 
-    /// A labelled gauge whose series (label values in `labels` order, value) are read when the
-    /// registry renders.
-    package func gauge(_ name: String, help: String, labels: [String],
-                      sample: @escaping @Sendable () -> [([String], Double)]) {
-        _ = register(name) { SampledFamily(name: name, help: help, type: "gauge", labelNames: labels, sample: sample) }
+    /// A labelled gauge whose series (label values in `labels` order, value) are read from `subject`
+    /// when the registry renders (e.g. queue depth per provider, from the store).
+    package func gauge<Subject: AnyObject & Sendable>(_ name: String, help: String, labels: [String], of subject: Subject,
+                                                     sample: @escaping @Sendable (Subject) -> [([String], Double)]) {
+        let reference = WeakReference(subject)
+        _ = register(name) {
+            SampledFamily(name: name, help: help, type: "gauge", labelNames: labels) { reference.object.map(sample) ?? [] }
+        }
     }
 
-    /// A labelled counter kept elsewhere (e.g. by the service, which does not know this registry),
+    /// A labelled counter kept by `subject` (e.g. the service, which does not know this registry),
     /// read when the registry renders; the sample must never decrease.
-    package func counter(_ name: String, help: String, labels: [String],
-                        sample: @escaping @Sendable () -> [([String], Double)]) {
-        _ = register(name) { SampledFamily(name: name, help: help, type: "counter", labelNames: labels, sample: sample) }
+    package func counter<Subject: AnyObject & Sendable>(_ name: String, help: String, labels: [String], of subject: Subject,
+                                                       sample: @escaping @Sendable (Subject) -> [([String], Double)]) {
+        let reference = WeakReference(subject)
+        _ = register(name) {
+            SampledFamily(name: name, help: help, type: "counter", labelNames: labels) { reference.object.map(sample) ?? [] }
+        }
     }
 
     package func histogram(_ name: String, help: String, labels: [String] = [],
@@ -77,6 +92,13 @@ package final class MetricsRegistry: Sendable {
     static func escapeHelp(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
     }
+}
+
+/// A reference that does not keep its object alive (the subject of a sampled metric).
+struct WeakReference<Object: AnyObject & Sendable>: Sendable {
+    weak var object: Object?
+
+    init(_ object: Object) { self.object = object }
 }
 
 /// One named metric with all its label combinations.

@@ -72,9 +72,8 @@ package final class Node: Sendable {
         let failures = metrics.counter("pushnode_storage_failures_total", help: "Store calls (and replay checks) that failed.")
         let storage = StorageHealth(log: log, onFailure: { failures.increment() })
         self.storage = storage
-        metrics.gauge("pushnode_storage_unavailable", help: "1 while storage is failing (from a failed store call to the next that succeeds).") {
-            storage.isAvailable ? 0 : 1
-        }
+        metrics.gauge("pushnode_storage_unavailable", help: "1 while storage is failing (from a failed read to the next read that succeeds, from a failed write to the next write that does).",
+                      of: storage) { $0.isAvailable ? 0 : 1 }
     }
 
     /// The API listener's bound port (0 before `start`).
@@ -174,13 +173,11 @@ package final class Node: Sendable {
     /// The single-node replay cache, with its gauges.
     private func memoryReplayCache() -> MemoryReplayCache {
         let replayCache = MemoryReplayCache()
-        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.") {
-            Double(replayCache.count)
-        }
+        metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.",
+                      of: replayCache) { Double($0.count) }
         metrics.gauge("pushnode_replay_cache_evicted_unexpired",
-                      help: "Nonces forgotten before their window ended because the replay cache was full.") {
-            Double(replayCache.evictedUnexpired)
-        }
+                      help: "Nonces forgotten before their window ended because the replay cache was full.",
+                      of: replayCache) { Double($0.evictedUnexpired) }
         return replayCache
     }
 
@@ -198,9 +195,8 @@ package final class Node: Sendable {
         let api = server(config.listen, router)
         do { try api.start() } catch { throw StartError(description: "listen: \(error)") }
         state.withLock { $0.api = api }
-        metrics.gauge("pushnode_http_requests_in_flight", help: "HTTP requests being read or answered on the API listener.") {
-            Double(api.requestsInFlight)
-        }
+        metrics.gauge("pushnode_http_requests_in_flight", help: "HTTP requests being read or answered on the API listener.",
+                      of: api) { Double($0.requestsInFlight) }
         if let adminAddress = config.adminListen {
             let admin = server(adminAddress, AdminRouter(operations: operations))
             do { try admin.start() } catch {

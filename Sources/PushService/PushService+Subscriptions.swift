@@ -26,12 +26,12 @@ extension PushService {
         for (index, ref) in request.topics.enumerated() {
             try shaped(ref.validate(at: "topics[\(index)]"))
         }
-        return SubscriptionCountResponse(count: try stored { try store.removeSubscriptions(ofAccount: caller.string, request.topics) })
+        return SubscriptionCountResponse(count: try stored(.write) { try store.removeSubscriptions(ofAccount: caller.string, request.topics) })
     }
 
     /// `GET /v1/subscriptions`.
     package func subscriptions(caller: AccountID) throws(ServiceError) -> SubscriptionsResponse {
-        SubscriptionsResponse(topics: try stored { try store.subscriptions(ofAccount: caller.string) })
+        SubscriptionsResponse(topics: try stored(.read) { try store.subscriptions(ofAccount: caller.string) })
     }
 
     /// Shape, count, signatures and (when required) space registration of topics to subscribe to.
@@ -42,7 +42,7 @@ extension PushService {
         }
         try verifySignatures(of: Array(topics.enumerated().map { ($0.offset, $0.element) }))
         if configuration.requireSpaceRegistration {
-            let spaces = try stored { try store.spaces(ofAccount: caller.string) }
+            let spaces = try stored(.read) { try store.spaces(ofAccount: caller.string) }
             if let index = topics.firstIndex(where: { !spaces.contains($0.spaceKey.string) }) {
                 throw .invalid("topics[\(index)].spaceKey", "topics[\(index)].spaceKey is not a registered space")
             }
@@ -55,13 +55,14 @@ extension PushService {
     private func withSubscriptionLimit(_ body: () throws -> Int) throws(ServiceError) -> Int {
         do {
             let count = try body()
-            storageHealth.recordSuccess()
+            storageHealth.recordSuccess(.write)
             return count
         } catch StoreError.subscriptionLimitExceeded(let limit) {
-            storageHealth.recordSuccess()  // the database answered
+            // The database answered, but nothing was committed: a read's success, not a write's.
+            storageHealth.recordSuccess(.read)
             throw .invalid("topics", "an account holds at most \(limit) topics (limits.maxSubscriptions)")
         } catch {
-            storageHealth.recordFailure(error)
+            storageHealth.recordFailure(.write, error)
             throw .storageFailed(error)
         }
     }

@@ -41,7 +41,7 @@ package final class PushService: Sendable {
     package static let idempotencyWindow = StoreRetention.idempotencyWindow
 
     package let store: any PushStore
-    /// Fed by every store call (`stored`): what `/readyz` reports.
+    /// Fed by every store call (`stored`) and probe (`probeStorage`): what `/readyz` reports.
     package let storageHealth: StorageHealth
     package let configuration: Configuration
     let tokenRules: TokenRules
@@ -89,8 +89,9 @@ package final class PushService: Sendable {
         }
     }
 
-    /// A call of the store: whatever it throws is a storage failure, and its outcome goes to
-    /// `storageHealth`.
+    /// A call of the store of kind `access`: whatever it throws is a storage failure, and its
+    /// outcome goes to `storageHealth` (a failed write keeps storage unavailable until a write
+    /// succeeds, however many reads do: `StorageFaults`).
     ///
     /// Every error counts, not only the ones known to be faults (connection refused or lost, disk
     /// full, read-only, busy past the timeout, I/O): the service validates every value before the
@@ -98,20 +99,25 @@ package final class PushService: Sendable {
     /// (upserts, `StoreError.subscriptionLimitExceeded`), so what is left is the database failing.
     /// A programming error would show up the same way, as a 503 whose detail is in the node's log.
     @discardableResult
-    func stored<T>(_ body: () throws -> T) throws(ServiceError) -> T {
+    func stored<T>(_ access: StorageAccess, _ body: () throws -> T) throws(ServiceError) -> T {
         do {
-            return try storageHealth.record(body)
+            return try storageHealth.record(access, body)
         } catch {
             throw .storageFailed(error)
         }
     }
 
-    /// While storage is failing, tries one cheap read so that `/readyz` turns 200 again once the
-    /// database answers even without traffic; returns whether storage is available.
+    /// While storage is failing, tries what failed — one cheap read, `PushStore.probeWrite` — so
+    /// that `/readyz` turns 200 again once storage works even without traffic (a drained node, or
+    /// one nobody writes to); returns whether storage is available.
     package func probeStorage() -> Bool {
-        guard !storageHealth.isAvailable else { return true }
-        // Any read that reaches the database does; an account id is never empty, so this finds nothing.
-        return (try? stored { try store.spaces(ofAccount: "") }) != nil
+        let failing = storageHealth.failing
+        if failing.contains(.read) {
+            // Any read that reaches the database does; an account id is never empty, so this finds nothing.
+            _ = try? stored(.read) { try store.spaces(ofAccount: "") }
+        }
+        if failing.contains(.write) { _ = try? stored(.write) { try store.probeWrite() } }
+        return storageHealth.isAvailable
     }
 
     /// A shape rule of PushProtocol: its error becomes a refusal.

@@ -14,4 +14,14 @@ final class EnqueueHooks: Sendable {
         let current = handlers.withLock { $0 }
         for handler in current { handler() }
     }
+
+    /// Drops every handler: what a store's `close` does, so that it lets go of what they hold (the
+    /// delivery engine's wakeup holds the engine, which holds the store: a cycle until then).
+    func removeAll() {
+        let dropped = handlers.withLock { handlers in
+            defer { handlers = [] }
+            return handlers
+        }
+        _ = dropped  // released here, outside the lock
+    }
 }

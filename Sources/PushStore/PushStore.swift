@@ -83,7 +83,8 @@ package protocol PushStore: AnyObject, Sendable {
     func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64>
     /// Registers `handler` to be called after new outbox rows were committed — by this process, or
     /// (PostgreSQL) by any node on the database — so idle delivery workers wake without polling. A
-    /// hint only: workers still sweep on a timer for retries that come due and lapsed leases.
+    /// hint only: workers still sweep on a timer for retries that come due and lapsed leases. `close`
+    /// drops the handlers.
     func onEnqueue(_ handler: @escaping @Sendable () -> Void)
     /// Deletes a dead registration unless it was registered again after `notUpdatedAfter`; its
     /// queued deliveries are dropped when claimed. Returns whether it was deleted.
@@ -107,6 +108,10 @@ package protocol PushStore: AnyObject, Sendable {
 
     // MARK: Lifecycle
 
+    /// Commits one write that needs at least the fresh room a lone Notify's commit needs (PROTOCOL
+    /// §3.3): what `/readyz` tries while writes fail, so that a node nobody writes to turns ready
+    /// again once writes work. Throws what a Notify's commit would throw.
+    func probeWrite() throws
     /// Commit counts and latency, for `/metrics`.
     func statistics() -> StoreStatistics
     /// Finishes queued writes and closes; later calls throw `StoreError.closed`.

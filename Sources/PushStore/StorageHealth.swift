@@ -1,16 +1,16 @@
 import PushSupport
 
-/// Whether the node's storage works, as the last store call found it: a fault starts with a
-/// failed call and ends with the next call that succeeds. `/readyz` answers 503
-/// `storage_unavailable` while it lasts (PROTOCOL §3.2 `storage.unavailable`).
+/// Whether the node's storage works, as the store calls find it (the rule is `StorageFaults`: a
+/// failed read until a read succeeds, a failed write until a write succeeds). `/readyz` answers 503
+/// `storage_unavailable` while a fault lasts (PROTOCOL §3.2 `storage.unavailable`, §3.3).
 ///
-/// One instance per node, fed by every store call the service makes and, when the replay window
-/// lives in the same database, by every replay check. It logs one line when a fault starts and one
-/// when it ends; the line names the error's type and database code only, never its text (which
-/// could echo a path or an arbitrary error's contents).
+/// One instance per node, fed by every store call the service makes, by its readiness probes and,
+/// when the replay window lives in the same database, by every replay check. It logs one line when
+/// storage becomes unavailable and one when it is available again; the line names the error's type
+/// and database code only, never its text (which could echo a path or an arbitrary error's contents).
 package final class StorageHealth: Sendable {
     private struct State {
-        var faultStarted: Double?
+        var faults = StorageFaults()
         var failures = 0
     }
 
@@ -19,7 +19,9 @@ package final class StorageHealth: Sendable {
     private let onFailure: @Sendable () -> Void
     private let now: @Sendable () -> Double
 
-    /// - Parameter onFailure: called once per failed call (a metrics counter).
+    /// - Parameters:
+    ///   - onFailure: called once per failed call (a metrics counter).
+    ///   - now: monotonic seconds, for the fault's duration in the log.
     package init(log: LogSink = .discard, onFailure: @escaping @Sendable () -> Void = {},
                 now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
         self.log = log
@@ -27,34 +29,36 @@ package final class StorageHealth: Sendable {
         self.now = now
     }
 
-    /// False from a failed store call until the next one that succeeds.
-    package var isAvailable: Bool { state.withLock { $0.faultStarted == nil } }
+    /// False while a fault of either kind lasts.
+    package var isAvailable: Bool { state.withLock { $0.faults.isAvailable } }
+
+    /// The kinds of call with a running fault (what `PushService.probeStorage` tries).
+    package var failing: Set<StorageAccess> { state.withLock { $0.faults.failing } }
 
     /// Store calls that failed, since start.
     package var failures: Int { state.withLock { $0.failures } }
 
-    /// A store call succeeded: ends a fault.
-    package func recordSuccess() {
-        // The common case reads one flag under the lock and logs nothing.
-        let started = state.withLock { state -> Double? in
-            defer { state.faultStarted = nil }
-            return state.faultStarted
+    /// A store call of kind `access` succeeded: ends a fault of that kind.
+    package func recordSuccess(_ access: StorageAccess) {
+        // The common case reads the faults under the lock and logs nothing.
+        let change = state.withLock { state -> StorageFaults.Change? in
+            state.faults.isAvailable ? nil : state.faults.record(access, succeeded: true, at: now())
         }
-        guard let started else { return }
-        log(.info, "storage_recovered", ["fault_seconds": .double((max(0, now() - started) * 1000).rounded() / 1000)])
+        guard case .recovered(let seconds)? = change else { return }
+        log(.info, "storage_recovered", ["fault_seconds": .double((seconds * 1000).rounded() / 1000)])
     }
 
-    /// A store call failed: starts a fault unless one is already running.
-    package func recordFailure(_ error: any Error) {
+    /// A store call of kind `access` failed: starts a fault of that kind unless one is running.
+    package func recordFailure(_ access: StorageAccess, _ error: any Error) {
         let time = now()
-        let starts = state.withLock { state -> Bool in
+        let change = state.withLock { state -> StorageFaults.Change? in
             state.failures += 1
-            guard state.faultStarted == nil else { return false }
-            state.faultStarted = time
-            return true
+            return state.faults.record(access, succeeded: false, at: time)
         }
         onFailure()
-        if starts { log(LogRecord(.error, "storage_unavailable", Self.fields(error))) }
+        if change == .unavailable {
+            log(LogRecord(.error, "storage_unavailable", [LogField("access", .string(access.rawValue))] + Self.fields(error)))
+        }
     }
 
     /// The error's type, and the database's code where it has one: no message text.
@@ -68,14 +72,14 @@ package final class StorageHealth: Sendable {
         }
     }
 
-    /// Runs one store call and records its outcome.
-    package func record<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs one store call of kind `access` and records its outcome.
+    package func record<T>(_ access: StorageAccess, _ body: () throws -> T) rethrows -> T {
         do {
             let value = try body()
-            recordSuccess()
+            recordSuccess(access)
             return value
         } catch {
-            recordFailure(error)
+            recordFailure(access, error)
             throw error
         }
     }

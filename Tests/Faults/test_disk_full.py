@@ -1,8 +1,9 @@
 """A full disk under a running node on SQLite (PROTOCOL §3.2 `storage.unavailable`), through the real
 binary: the data directory is a small tmpfs that a filler file fills while signed Notify calls keep
 coming. Every answer is 200 or 503 `storage.unavailable` with `Retry-After` — never a 4xx, never a
-500 — and once the filler is gone Notify succeeds again, `/readyz` is 200, and every Notify answered
-200 is delivered.
+500 — and `/readyz` is 503 `storage_unavailable` while the disk is full, though reads still work
+(PROTOCOL §3.3). Once the filler is gone `/readyz` is 200 again with nobody writing (its own probe
+finds that writes work), Notify succeeds again, and every Notify answered 200 is delivered.
 
 It mounts a file system, so it needs root (CAP_SYS_ADMIN): `make fault-test` runs it; it is not part
 of `make test`, which must pass on machines where mounting is not allowed."""
@@ -13,6 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -35,15 +37,20 @@ def small_disk():
 def fill(directory):
     """Writes a file until the file system is full; returns its path."""
     path = os.path.join(directory, "filler")
-    with open(path, "wb") as f:
+    # Unbuffered: a write the disk cannot take fails in the loop, not when the file is closed.
+    with open(path, "wb", buffering=0) as f:
         chunk = b"\0" * 65536
         try:
             while True:
                 f.write(chunk)
-                f.flush()
         except OSError:
             pass
     return path
+
+
+def readyz(node):
+    status, _, answer = node.json("GET", "/readyz")
+    return status, answer["status"]
 
 
 def notify(account, space, index):
@@ -89,21 +96,29 @@ def test_a_full_disk_is_503_storage_unavailable_and_loses_nothing(small_disk, tm
                     break
             assert refused >= 20, "the disk never filled"
             assert node.metric("pushnode_storage_failures_total") >= refused
-            status, _, ready = node.json("GET", "/readyz")
-            print(f"during the fault: /readyz {status} {ready['status']}; {len(accepted)} accepted, {refused} refused")
+            # Reads still work on a full disk; none of them (the probe's, a request's) ends the fault.
+            assert readyz(node) == (503, "storage_unavailable")
+            status, answer = receiver.call("GET", "/v1/subscriptions")
+            assert status == 200 and [t["topic"] for t in answer["topics"]] == ["chats"], answer
+            assert readyz(node) == (503, "storage_unavailable")
+            assert node.metric("pushnode_storage_unavailable") == 1
+            print(f"during the fault: /readyz 503 storage_unavailable; {len(accepted)} accepted, {refused} refused")
 
             os.remove(filler)
-            def recovered():
-                status, answer, _ = notify(sender, space, 10_000 + len(accepted))
-                if status == 200:
-                    accepted.add(answer["id"])
-                return status == 200
-            wait_for(recovered, timeout=30, interval=0.5, message="a Notify accepted after the disk was freed")
+            # Nobody writes: /readyz's own write probe finds that writes work again.
+            started = time.monotonic()
+            wait_for(lambda: readyz(node) == (200, "ready"), timeout=30, interval=0.5,
+                     message="/readyz 200 after the disk was freed, with no write traffic")
+            print(f"after the filler was removed: /readyz 200 within {time.monotonic() - started:.1f} s, no writes sent")
+            assert node.metric("pushnode_storage_unavailable") == 0
+            status, answer, _ = notify(sender, space, 10_000)
+            assert status == 200, answer
+            accepted.add(answer["id"])
             for i in range(5):
                 status, answer, _ = notify(sender, space, 20_000 + i)
                 assert status == 200, answer
                 accepted.add(answer["id"])
-            wait_for(lambda: node.json("GET", "/readyz")[0] == 200, timeout=30, message="/readyz 200")
+            assert readyz(node) == (200, "ready")
 
             def delivered(token):
                 return {json.loads(body_of(r))["message"]["data"]["x-any-id"]

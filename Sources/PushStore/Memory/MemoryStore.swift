@@ -72,10 +72,11 @@ package final class MemoryStore: PushStore {
             return state.tables
         }
         tables.releaseClaims()
+        hooks.removeAll()
         return MemoryStore(tables: tables, configuration: configuration, clock: clock)
     }
 
-    /// Drops every row; later calls throw `StoreError.closed`.
+    /// Drops every row and the enqueue handlers; later calls throw `StoreError.closed`.
     package func close() {
         let dropped = state.withLock { state -> MemoryTables in
             state.closed = true
@@ -83,9 +84,13 @@ package final class MemoryStore: PushStore {
             return state.tables
         }
         _ = dropped  // freed here, outside the lock
+        hooks.removeAll()
     }
 
     package func statistics() -> StoreStatistics { stats.withLock { $0 } }
+
+    /// Memory has no room to run out of: an empty write, which fails only once the store is closed.
+    package func probeWrite() throws { try write { _ in } }
 
     /// Called on the enqueuing thread right after an `enqueue` that queued deliveries.
     package func onEnqueue(_ handler: @escaping @Sendable () -> Void) {

@@ -7,7 +7,7 @@
 /// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
 /// conversions and the semantics of every comparison.
 enum PostgresMigrations {
-    static let all: [String] = [version1, version2, version3]
+    static let all: [String] = [version1, version2, version3, version4]
 
     static var latestVersion: Int { all.count }
 
@@ -156,5 +156,13 @@ enum PostgresMigrations {
             PRIMARY KEY (notification_id, provider, outcome)
         );
         CREATE INDEX notifications_by_id ON notifications (id);
+        """
+
+    /// The row `PostgresStore.probeWrite` updates while writes fail (PROTOCOL §3.3 `/readyz`).
+    static let version4 = """
+        CREATE TABLE write_probe (
+            id     integer PRIMARY KEY CHECK (id = 1),
+            writes bigint NOT NULL
+        );
         """
 }

@@ -73,9 +73,22 @@ package final class PostgresStore: PushStore {
             listener = nil
         }
         pool.close()
+        hooks.removeAll()
     }
 
     package func statistics() -> StoreStatistics { stats.withLock { $0 } }
+
+    /// A committed update of the one `write_probe` row: a new row version and its WAL record, so a
+    /// real write. The server's faults are mostly the connection or its own disk, where every commit
+    /// fails alike; nodes sharing the database update the same row, and only while their writes fail.
+    package func probeWrite() throws {
+        try write { db in
+            _ = try db.run("""
+                INSERT INTO write_probe (id, writes) VALUES (1, 1)
+                ON CONFLICT (id) DO UPDATE SET writes = write_probe.writes + 1
+                """)
+        }
+    }
 
     package func onEnqueue(_ handler: @escaping @Sendable () -> Void) {
         hooks.add(handler)

@@ -8,7 +8,8 @@ import Foundation
 /// `SAVEPOINT` so a job that throws is rolled back alone and the others still commit, then wakes each
 /// caller with its own result. Under load the batches grow by themselves: while one commit runs, the
 /// next batch queues up. A caller is woken only after the commit that holds its work returned, so
-/// an answer sent afterwards is never ahead of the data.
+/// an answer sent afterwards is never ahead of the data. A job queued `alone` (the write probe) is
+/// a batch of its own.
 ///
 /// `@unchecked Sendable`: `pending`, `closed` and `statistics` are guarded by `condition`; the
 /// connection is touched by the writer thread only.
@@ -29,9 +30,10 @@ package final class GroupCommitWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs `work` in the next group commit and returns its result once that commit is durable.
-    func perform<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
-        let job = Job(work)
+    /// Runs `work` in the next group commit and returns its result once that commit is durable;
+    /// `alone`, in a commit that holds nothing else.
+    func perform<T: Sendable>(alone: Bool = false, _ work: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
+        let job = Job(work, alone: alone)
         condition.lock()
         guard !closed else {
             condition.unlock()
@@ -92,7 +94,8 @@ package final class GroupCommitWriter: @unchecked Sendable {
         defer { condition.unlock() }
         while pending.isEmpty && !closed { condition.wait() }
         if pending.isEmpty { return nil }
-        let count = min(pending.count, maxBatch)
+        let limit = min(pending.count, maxBatch)
+        let count = pending[0].alone ? 1 : pending.prefix(limit).firstIndex { $0.alone } ?? limit
         let batch = Array(pending.prefix(count))
         pending.removeFirst(count)
         return batch
@@ -155,6 +158,8 @@ package final class GroupCommitWriter: @unchecked Sendable {
 
 /// A queued write as the writer thread sees it.
 private protocol WriteJob: AnyObject, Sendable {
+    /// Committed in a transaction of its own.
+    var alone: Bool { get }
     /// Runs the work; false when it threw (its error is kept as its result).
     func execute(on connection: SQLiteConnection) -> Bool
     /// Wakes the caller, with `error` instead of the kept result when given.
@@ -165,10 +170,14 @@ private protocol WriteJob: AnyObject, Sendable {
 /// before `done` is signalled and read by the caller only after waiting on it.
 private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
     private let work: @Sendable (SQLiteConnection) throws -> T
+    let alone: Bool
     private var result: Result<T, any Error> = .failure(StoreError.closed)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) { self.work = work }
+    init(_ work: @escaping @Sendable (SQLiteConnection) throws -> T, alone: Bool) {
+        self.work = work
+        self.alone = alone
+    }
 
     func execute(on connection: SQLiteConnection) -> Bool {
         do {

@@ -4,7 +4,7 @@
 ///
 /// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, version2, version3]
+    static let all: [String] = [version1, version2, version3, version4]
 
     static var latestVersion: Int { all.count }
 
@@ -124,5 +124,14 @@ enum SQLiteMigrations {
             PRIMARY KEY (notificationId, provider, outcome)
         ) WITHOUT ROWID;
         CREATE INDEX notifications_by_id ON notifications(id);
+        """
+
+    /// The row `SQLiteStore.probeWrite` rewrites while writes fail (PROTOCOL §3.3 `/readyz`).
+    static let version4 = """
+        CREATE TABLE write_probe (
+            id      INTEGER PRIMARY KEY CHECK (id = 1),
+            writes  INTEGER NOT NULL,
+            padding BLOB NOT NULL
+        );
         """
 }

@@ -65,9 +65,32 @@ package final class SQLiteStore: PushStore {
     package func close() {
         writer.close()
         readers.close()
+        hooks.removeAll()
     }
 
     package func statistics() -> StoreStatistics { writer.statistics }
+
+    /// Bytes of fresh padding each `probeWrite` commits: 32 pages of 4 KiB, more than a lone
+    /// Notify's commit takes (12–22 WAL frames, measured with the shipped schema, 2,816-byte payload).
+    static let probePadding = 128 * 1024
+
+    /// Rewrites the one `write_probe` row with `probePadding` new random bytes, in a commit of its own.
+    ///
+    /// What a full disk fails, in WAL mode, is the commit: a transaction's pages are appended to the
+    /// WAL as it commits, and reads (or a write that is rolled back, which never reaches the WAL) go
+    /// on working. A commit fails only when its frames need room the file system no longer has, and a
+    /// small one fits where a Notify does not (a failed commit leaves the WAL grown by the frames it
+    /// did write): hence the padding, random so that each probe really rewrites every page (SQLite
+    /// skips pages an update leaves unchanged). Committed alone, so that its size never fails a
+    /// batch of requests' writes.
+    package func probeWrite() throws {
+        _ = try writer.perform(alone: true) { db in
+            try db.run("""
+                INSERT INTO write_probe (id, writes, padding) VALUES (1, 1, randomblob(?))
+                ON CONFLICT (id) DO UPDATE SET writes = writes + 1, padding = excluded.padding
+                """, [.integer(Int64(Self.probePadding))])
+        }
+    }
 
     /// Runs `work` in the next group commit.
     @discardableResult

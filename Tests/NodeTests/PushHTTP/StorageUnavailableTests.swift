@@ -65,28 +65,59 @@ import Testing
             Self.expectStorageUnavailable(response)
         }
         #expect(reached.current == 0)
-        #expect(!storage.isAvailable && storage.failures == 2)
+        #expect(!storage.isAvailable && storage.failures == 2 && storage.failing == [.write])
     }
 
-    @Test func readyzIs503WhileStorageFailsAnd200OnceAStoreCallSucceeds() throws {
+    static func readinessText(_ operations: OperationsRoutes) -> (Int, String) {
+        let response = operations.respond(.readiness)
+        return (response.status, String(decoding: response.body, as: UTF8.self))
+    }
+
+    static let unavailable = (503, #"{"status":"storage_unavailable"}"#)
+    static let ready = (200, #"{"status":"ready"}"#)
+
+    /// A database that went away: reads fail too, and the probe's read ends the fault once it is
+    /// back, with no other traffic and no write tried.
+    @Test func readyzIs503WhileStorageFailsAnd200OnceTheProbesReadSucceeds() throws {
         let store = SwitchableStore()
         let service = PushService(store: store, configuration: .init())
         let operations = OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready },
                                           probeStorage: { service.probeStorage() })
-        #expect(operations.respond(.readiness).status == 200)
+        #expect(Self.readinessText(operations) == Self.ready)
 
         store.failing.mutate { $0 = true }
         #expect(throws: ServiceError.self) { _ = try service.subscriptions(caller: Keys.alice.accountID) }
-        let failing = operations.respond(.readiness)
-        #expect(failing.status == 503)
-        #expect(String(decoding: failing.body, as: UTF8.self) == #"{"status":"storage_unavailable"}"#)
-        #expect(operations.respond(.readiness).status == 503)  // the probe failed too
+        #expect(Self.readinessText(operations) == Self.unavailable)
+        #expect(Self.readinessText(operations) == Self.unavailable)  // the probe failed too
 
         store.failing.mutate { $0 = false }
-        let recovered = operations.respond(.readiness)  // no traffic: the probe's read ends the fault
-        #expect(recovered.status == 200)
-        #expect(String(decoding: recovered.body, as: UTF8.self) == #"{"status":"ready"}"#)
-        #expect(service.storageHealth.isAvailable)
+        #expect(Self.readinessText(operations) == Self.ready)  // no traffic: the probe's read ends the fault
+        #expect(service.storageHealth.isAvailable && store.probes.current == 0)
+    }
+
+    /// A full disk: every write fails while reads work. Neither the requests' reads nor the probe's
+    /// end the fault; the probe's write does, once writes work again, with nobody else writing.
+    @Test func readyzStays503ThroughReadsWhileWritesFailAndTheProbesWriteEndsIt() throws {
+        let store = SwitchableStore()
+        let service = PushService(store: store, configuration: .init())
+        let operations = OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready },
+                                          probeStorage: { service.probeStorage() })
+        let space = TestSpace(seed: 3)
+        store.writesFail.mutate { $0 = true }
+        #expect(throws: ServiceError.self) {
+            _ = try service.subscribeAll(SubscribeRequest(topics: [space.topic("a")]), caller: Keys.alice.accountID)
+        }
+        #expect(try service.subscriptions(caller: Keys.alice.accountID).topics.isEmpty)  // reads still work
+        #expect(Self.readinessText(operations) == Self.unavailable)
+        #expect(try service.listTokens(caller: Keys.alice.accountID).registrations.isEmpty)
+        #expect(Self.readinessText(operations) == Self.unavailable)
+        #expect(store.probes.current == 2)
+
+        store.writesFail.mutate { $0 = false }
+        #expect(Self.readinessText(operations) == Self.ready)
+        #expect(store.probes.current == 3)
+        #expect(Self.readinessText(operations) == Self.ready)
+        #expect(store.probes.current == 3)  // available: nothing to probe
     }
 
     @Test func startingAndDrainingStillWinOverTheProbe() {
@@ -100,17 +131,21 @@ import Testing
     @Test func theFaultIsLoggedWhenItStartsAndEndsWithoutItsText() {
         let lines = Box([String]())
         let failures = Box(0)
+        let clock = Box(100.0)
         let storage = StorageHealth(log: LogSink { line in lines.mutate { $0.append(line) } },
-                                    onFailure: { failures.mutate { $0 += 1 } })
-        storage.recordSuccess()
-        storage.recordFailure(LeakyStoreError())
-        storage.recordFailure(PGError(message: "could not connect", connectionLost: true))
-        storage.recordSuccess()
-        storage.recordSuccess()
+                                    onFailure: { failures.mutate { $0 += 1 } }, now: { clock.current })
+        storage.recordSuccess(.write)
+        storage.recordFailure(.write, LeakyStoreError())
+        clock.mutate { $0 = 101.5 }
+        storage.recordFailure(.read, PGError(message: "could not connect", connectionLost: true))
+        storage.recordSuccess(.read)
+        #expect(!storage.isAvailable && storage.failing == [.write])
+        clock.mutate { $0 = 103.25 }
+        storage.recordSuccess(.write)
+        storage.recordSuccess(.write)
         #expect(failures.current == 2 && storage.failures == 2 && storage.isAvailable)
-        #expect(lines.current.count == 2)
-        #expect(lines.current.first == "level=error event=storage_unavailable error_type=LeakyStoreError")
-        #expect(lines.current.last?.hasPrefix("level=info event=storage_recovered fault_seconds=") == true)
+        #expect(lines.current == ["level=error event=storage_unavailable access=write error_type=LeakyStoreError",
+                                  "level=info event=storage_recovered fault_seconds=3.25"])
         #expect(!lines.current.joined().contains(LeakyStoreError.secret))
         #expect(LogRecord(.error, "x", StorageHealth.fields(PGError(message: "x", connectionLost: true))).fieldText
                 == "error_type=postgres sqlstate=- connection_lost=true")

@@ -8,7 +8,8 @@ import Testing
         requests.increment("/a", "200")
         requests.increment("/a", "200")
         requests.increment("/b", "404", by: 3)
-        registry.gauge("pushnode_test_depth", help: "Depth.") { 7 }
+        let queue = Queue(depth: 7)
+        registry.gauge("pushnode_test_depth", help: "Depth.", of: queue) { Double($0.depth) }
         let gauge = registry.gauge("pushnode_test_level", help: "Level.")
         gauge.set(1.5)
         #expect(registry.render() == """
@@ -56,4 +57,37 @@ import Testing
         registry.counter("pushnode_test_total", help: "x").increment()
         #expect(registry.counter("pushnode_test_total", help: "x").value() == 2)
     }
+
+    /// A sampled metric does not keep its subject alive: what it measures may hold the registry
+    /// (the API server's router renders it), and a strong reference would be a cycle. Once the
+    /// subject is gone its metric renders no sample.
+    @Test func sampledMetricsHoldTheirSubjectWeakly() {
+        let registry = MetricsRegistry()
+        var queue: Queue? = Queue(depth: 3)
+        weak let watched = queue
+        registry.gauge("pushnode_test_depth", help: "Depth.", of: queue!) { Double($0.depth) }
+        registry.gauge("pushnode_test_by_kind", help: "By kind.", labels: ["kind"], of: queue!) { [(["a"], Double($0.depth))] }
+        registry.counter("pushnode_test_total", help: "Total.", labels: [], of: queue!) { [([], Double($0.depth * 2))] }
+        #expect(registry.render().contains("pushnode_test_depth 3\n"))
+        #expect(registry.render().contains(#"pushnode_test_by_kind{kind="a"} 3"#))
+        #expect(registry.render().contains("pushnode_test_total 6\n"))
+        queue = nil
+        #expect(watched == nil)
+        #expect(registry.render() == """
+            # HELP pushnode_test_depth Depth.
+            # TYPE pushnode_test_depth gauge
+            # HELP pushnode_test_by_kind By kind.
+            # TYPE pushnode_test_by_kind gauge
+            # HELP pushnode_test_total Total.
+            # TYPE pushnode_test_total counter
+
+            """)
+    }
+}
+
+/// A subject for sampled metrics.
+private final class Queue: Sendable {
+    let depth: Int
+
+    init(depth: Int) { self.depth = depth }
 }

@@ -4,6 +4,7 @@ import PushProtocol
 import Testing
 @testable import PushConfig
 @testable import PushHTTP
+import PushMetrics
 @testable import PushNet
 @testable import PushNode
 @testable import PushSupport
@@ -41,6 +42,23 @@ import Testing
         #expect(response.text == "{\"registrations\":[]}")
         #expect(FileManager.default.fileExists(atPath: config.dataDir + "/pushnode.sqlite"))
         #expect(FileManager.default.fileExists(atPath: config.dataDir + "/vapid.pem"))
+    }
+
+    /// A shut-down node leaves nothing behind: its metrics registry, whose gauges sample the API
+    /// server and the store while the server's router renders the registry, goes with it.
+    @Test func aShutDownNodeIsFreedWithItsRegistry() throws {
+        let config = config(admin: false)
+        defer { try? FileManager.default.removeItem(atPath: config.dataDir) }
+        weak var registry: MetricsRegistry?
+        do {
+            let node = Node(config: config, log: .discard)
+            try node.start()
+            registry = node.metrics
+            let c = try RawHTTPClient(port: node.port)
+            #expect(try c.request("GET", "/metrics").text.contains("pushnode_outbox_depth"))
+            node.shutdown()
+        }
+        waitUntil { registry == nil }
     }
 
     @Test func theBackendIsOpenedWithTheEnabledPlatformsAndClosedAtShutdown() throws {

@@ -100,4 +100,46 @@ import Testing
             #expect(try store.subscriptions(ofAccount: "A\(index)") == [ref(2, "chats")])
         }
     }
+
+    /// The write probe, queued between two groups of writes, commits in a transaction of its own:
+    /// its padding never makes a batch of requests' writes fail for want of room.
+    @Test func theWriteProbeCommitsAlone() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let before = store.statistics()
+        let started = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.write { _ in
+                started.signal()
+                gate.wait()
+            }
+        }.start()
+        started.wait()
+        let group = DispatchGroup()
+        func queue(_ count: Int, from first: Int) {
+            for index in first..<first + count {
+                group.enter()
+                Thread {
+                    _ = try? store.addSubscriptions(ofAccount: "A\(index)", [ref(1, "chats")], limit: 10)
+                    group.leave()
+                }.start()
+            }
+            waitUntil { store.writer.pendingCount == first + count }
+        }
+        queue(4, from: 0)
+        group.enter()
+        Thread {
+            try? store.probeWrite()
+            group.leave()
+        }.start()
+        waitUntil { store.writer.pendingCount == 5 }
+        queue(4, from: 5)
+        gate.signal()
+        group.wait()
+        let after = store.statistics()
+        #expect(after.writes - before.writes == 10)
+        #expect(after.commits - before.commits == 4)  // the blocker's, four writes, the probe, four writes
+        #expect(try store.read { db in try db.queryFirst("SELECT writes FROM write_probe") { $0.int(0) } } == 1)
+    }
 }

@@ -36,6 +36,18 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Nodes on one database probe writes on one row (PROTOCOL §3.3): each probe commits a new version.
+    @Test func theWriteProbeUpdatesOneSharedRow() throws {
+        let database = try PGTestDatabase()
+        let a = try node("a", database), b = try node("b", database)
+        defer { a.close(); b.close() }
+        try a.probeWrite()
+        try b.probeWrite()
+        try a.probeWrite()
+        let rows = try database.connect().query("SELECT id, writes FROM write_probe").rows.map { [$0.int(0), $0.int(1)] }
+        #expect(rows == [[1, 3]])
+    }
+
     @Test func twoNodesNeverClaimTheSameRow() throws {
         let database = try PGTestDatabase()
         let a = try node("a", database), b = try node("b", database)

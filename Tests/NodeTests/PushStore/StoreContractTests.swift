@@ -63,6 +63,32 @@ import Testing
         #expect(try fixture.store.registrationCounts() == [.android: 2, .webpush: 1])
     }
 
+    /// The readiness probe's write (PROTOCOL §3.3) commits, each time, and fails like every write once
+    /// the store is closed.
+    @Test(arguments: StoreKind.available) func theWriteProbeCommits(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind)
+        let before = fixture.store.statistics().commits
+        try fixture.store.probeWrite()
+        try fixture.store.probeWrite()
+        #expect(fixture.store.statistics().commits - before == 2)
+        fixture.store.close()
+        #expect(throws: StoreError.closed) { try fixture.store.probeWrite() }
+    }
+
+    /// Closing a store drops its enqueue handlers and what they hold: the delivery engine's wakeup
+    /// holds the engine, which holds the store.
+    @Test(arguments: StoreKind.available) func closingDropsTheEnqueueHandlers(kind: StoreKind) throws {
+        final class Engine: Sendable {}
+        let fixture = try ContractFixture(kind)
+        var engine: Engine? = Engine()
+        weak let watched = engine
+        fixture.store.onEnqueue { [engine] in _ = engine }
+        engine = nil
+        #expect(watched != nil)
+        fixture.store.close()
+        #expect(watched == nil)
+    }
+
     @Test(arguments: StoreKind.available) func keysRoundTrip(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         var webpush = registration("w", account: "A", platform: .webpush, token: "https://push.example/x?a=\"b\"")

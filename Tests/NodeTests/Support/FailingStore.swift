@@ -37,14 +37,18 @@ final class FailingStore: PushStore {
     func outboxStatistics() throws -> [Provider: OutboxStatistics] { try fail() }
     func registrationCounts() throws -> [Platform: Int] { try fail() }
     func purgeExpired(now: Date) throws -> PurgeCounts { try fail() }
+    func probeWrite() throws { try fail() }
     func statistics() -> StoreStatistics { StoreStatistics() }
     func close() {}
 }
 
-/// A `MemoryStore` that fails every call with `LeakyStoreError` while `failing` is set: a
-/// database that goes away and comes back.
+/// A `MemoryStore` that fails every call with `LeakyStoreError` while `failing` is set (a database
+/// that goes away and comes back), and every write while `writesFail` is set (a full disk: reads
+/// go on working). `probes` counts `probeWrite` calls.
 final class SwitchableStore: PushStore {
     let failing = Box(false)
+    let writesFail = Box(false)
+    let probes = Box(0)
     private let base = MemoryStore()
 
     private func pass<T>(_ body: () throws -> T) throws -> T {
@@ -52,25 +56,30 @@ final class SwitchableStore: PushStore {
         return try body()
     }
 
-    func saveRegistration(_ registration: Registration) throws -> Registration { try pass { try base.saveRegistration(registration) } }
+    private func write<T>(_ body: () throws -> T) throws -> T {
+        if writesFail.current { throw LeakyStoreError() }
+        return try pass(body)
+    }
+
+    func saveRegistration(_ registration: Registration) throws -> Registration { try write { try base.saveRegistration(registration) } }
     func registrations(ofAccount account: String) throws -> [Registration] { try pass { try base.registrations(ofAccount: account) } }
     func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
-        try pass { try base.deleteRegistrations(ofAccount: account, deviceId: deviceId) }
+        try write { try base.deleteRegistrations(ofAccount: account, deviceId: deviceId) }
     }
     func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int {
-        try pass { try base.deleteRegistrations(ofAccount: account, platform: platform, token: token) }
+        try write { try base.deleteRegistrations(ofAccount: account, platform: platform, token: token) }
     }
-    func addSpace(_ spaceKey: String, account: String, at date: Date) throws { try pass { try base.addSpace(spaceKey, account: account, at: date) } }
-    func removeSpace(_ spaceKey: String, account: String) throws { try pass { try base.removeSpace(spaceKey, account: account) } }
+    func addSpace(_ spaceKey: String, account: String, at date: Date) throws { try write { try base.addSpace(spaceKey, account: account, at: date) } }
+    func removeSpace(_ spaceKey: String, account: String) throws { try write { try base.removeSpace(spaceKey, account: account) } }
     func spaces(ofAccount account: String) throws -> Set<String> { try pass { try base.spaces(ofAccount: account) } }
     func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
-        try pass { try base.replaceSubscriptions(ofAccount: account, with: topics, limit: limit) }
+        try write { try base.replaceSubscriptions(ofAccount: account, with: topics, limit: limit) }
     }
     func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
-        try pass { try base.addSubscriptions(ofAccount: account, topics, limit: limit) }
+        try write { try base.addSubscriptions(ofAccount: account, topics, limit: limit) }
     }
     func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
-        try pass { try base.removeSubscriptions(ofAccount: account, topics) }
+        try write { try base.removeSubscriptions(ofAccount: account, topics) }
     }
     func subscriptions(ofAccount account: String) throws -> [TopicRef] { try pass { try base.subscriptions(ofAccount: account) } }
     func recipients(of topics: [TopicRef]) throws -> [Recipient] { try pass { try base.recipients(of: topics) } }
@@ -79,25 +88,29 @@ final class SwitchableStore: PushStore {
     }
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
-        try pass {
+        try write {
             try base.enqueue(notification, deliveries: deliveries, superseding: superseding, caller: caller, key: key,
                              duplicateSince: duplicateSince)
         }
     }
-    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try pass { try base.claimDue(provider: provider, limit: limit, now: now) } }
-    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try pass { try base.complete(finished, at: now) } }
+    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try write { try base.claimDue(provider: provider, limit: limit, now: now) } }
+    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try write { try base.complete(finished, at: now) } }
     func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
         try pass { try base.notificationStatus(id: id, caller: caller) }
     }
-    func reschedule(_ entryID: Int64, at date: Date) throws { try pass { try base.reschedule(entryID, at: date) } }
-    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try pass { try base.renewClaims(entryIDs, now: now) } }
+    func reschedule(_ entryID: Int64, at date: Date) throws { try write { try base.reschedule(entryID, at: date) } }
+    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try write { try base.renewClaims(entryIDs, now: now) } }
     func onEnqueue(_ handler: @escaping @Sendable () -> Void) { base.onEnqueue(handler) }
     func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
-        try pass { try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter) }
+        try write { try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter) }
     }
     func outboxStatistics() throws -> [Provider: OutboxStatistics] { try pass { try base.outboxStatistics() } }
     func registrationCounts() throws -> [Platform: Int] { try pass { try base.registrationCounts() } }
-    func purgeExpired(now: Date) throws -> PurgeCounts { try pass { try base.purgeExpired(now: now) } }
+    func purgeExpired(now: Date) throws -> PurgeCounts { try write { try base.purgeExpired(now: now) } }
+    func probeWrite() throws {
+        probes.mutate { $0 += 1 }
+        try write { try base.probeWrite() }
+    }
     func statistics() -> StoreStatistics { base.statistics() }
     func close() { base.close() }
 }
