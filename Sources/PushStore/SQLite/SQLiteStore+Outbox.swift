@@ -59,7 +59,7 @@ extension SQLiteStore {
     package func complete(_ finished: [FinishedDelivery], at now: Date) throws {
         guard !finished.isEmpty else { return }
         try write { db in
-            for delivery in finished { try Self.deleteEntry(delivery.id, outcome: delivery.outcome, at: now.unixMilliseconds, db: db) }
+            try Self.deleteEntries(finished.map { ($0.id, $0.outcome) }, at: now.unixMilliseconds, db: db)
         }
     }
 
@@ -94,22 +94,48 @@ extension SQLiteStore {
     /// delivered); with the last row its notification goes too (then true).
     @discardableResult
     static func deleteEntry(_ id: Int64, outcome: FinalOutcome, at nowMs: Int64, db: SQLiteConnection) throws -> Bool {
-        guard let row = try db.queryFirst("DELETE FROM outbox WHERE id = ? RETURNING notification, provider, registration",
-                                          [.integer(id)], { (seq: $0.int64(0), provider: $0.text(1), registration: $0.text(2)) })
-        else { return false }
-        try db.run("""
-            INSERT INTO delivery_outcomes (notificationId, provider, outcome, count)
-            SELECT id, ?, ?, 1 FROM notifications WHERE seq = ?
-            ON CONFLICT (notificationId, provider, outcome) DO UPDATE SET count = count + 1
-            """, [.text(row.provider), .text(outcome.rawValue), .integer(row.seq)])
-        if outcome == .delivered {
-            try db.run("UPDATE registrations SET lastOutcome = ?, lastDeliveryAt = ? WHERE id = ?",
-                       [.text(outcome.rawValue), .integer(nowMs), .text(row.registration)])
-        } else if outcome != .superseded {
-            try db.run("UPDATE registrations SET lastOutcome = ? WHERE id = ?", [.text(outcome.rawValue), .text(row.registration)])
+        try deleteEntries([(id, outcome)], at: nowMs, db: db) > 0
+    }
+
+    /// `deleteEntry` for many rows in one transaction: a statement per row for the row and its
+    /// registration, then one outcome count and one `pending` update per notification (a batch
+    /// of one notification's fan-out writes them once, not once per row). Returns how many
+    /// notifications went with their last row.
+    @discardableResult
+    static func deleteEntries(_ entries: [(id: Int64, outcome: FinalOutcome)], at nowMs: Int64, db: SQLiteConnection) throws -> Int {
+        struct OutcomeKey: Hashable {
+            var seq: Int64
+            var provider: String
+            var outcome: FinalOutcome
         }
-        try db.run("UPDATE notifications SET pending = pending - 1 WHERE seq = ?", [.integer(row.seq)])
-        return try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(row.seq)]) > 0
+        var outcomes: [OutcomeKey: Int] = [:]
+        var removed: [Int64: Int] = [:]
+        for (id, outcome) in entries {
+            guard let row = try db.queryFirst("DELETE FROM outbox WHERE id = ? RETURNING notification, provider, registration",
+                                              [.integer(id)], { (seq: $0.int64(0), provider: $0.text(1), registration: $0.text(2)) })
+            else { continue }
+            outcomes[OutcomeKey(seq: row.seq, provider: row.provider, outcome: outcome), default: 0] += 1
+            removed[row.seq, default: 0] += 1
+            if outcome == .delivered {
+                try db.run("UPDATE registrations SET lastOutcome = ?, lastDeliveryAt = ? WHERE id = ?",
+                           [.text(outcome.rawValue), .integer(nowMs), .text(row.registration)])
+            } else if outcome != .superseded {
+                try db.run("UPDATE registrations SET lastOutcome = ? WHERE id = ?", [.text(outcome.rawValue), .text(row.registration)])
+            }
+        }
+        for (key, count) in outcomes {
+            try db.run("""
+                INSERT INTO delivery_outcomes (notificationId, provider, outcome, count)
+                SELECT id, ?, ?, ? FROM notifications WHERE seq = ?
+                ON CONFLICT (notificationId, provider, outcome) DO UPDATE SET count = count + excluded.count
+                """, [.text(key.provider), .text(key.outcome.rawValue), .integer(Int64(count)), .integer(key.seq)])
+        }
+        var gone = 0
+        for (seq, count) in removed {
+            try db.run("UPDATE notifications SET pending = pending - ? WHERE seq = ?", [.integer(Int64(count)), .integer(seq)])
+            gone += try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(seq)])
+        }
+        return gone
     }
 
     package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {

@@ -81,6 +81,32 @@ import Testing
         #expect(try fixture.count("notifications") == 0)
     }
 
+    /// The lane completes a batch spanning several notifications' fan-outs: each row counted once
+    /// for its own notification, each notification gone with its last row.
+    @Test(arguments: StoreKind.available)
+    func oneBatchOverSeveralNotificationsCountsEveryRowForItsOwn(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind)
+        let store = fixture.store
+        try populate(store)
+        _ = try send(store, "n1")
+        _ = try send(store, "n2")
+        let fcm = try store.claimDue(provider: .fcm, limit: 10, now: t0).entries
+        #expect(fcm.count == 4)
+        try store.complete(fcm.map { FinishedDelivery(id: $0.id, outcome: $0.registration.id == "b-fcm" ? .delivered : .rejected) },
+                           at: t0.addingTimeInterval(2))
+        for id in ["n1", "n2"] {
+            let status = try #require(try store.notificationStatus(id: id, caller: "S"))
+            #expect(counts(status, .fcm).delivered == 1 && counts(status, .fcm).rejected == 1 && counts(status, .apns).queued == 1)
+        }
+        #expect(try fixture.count("notifications") == 2)  // each still has its APNs row
+        let apns = try store.claimDue(provider: .apns, limit: 10, now: t0).entries
+        try store.complete(apns.map { FinishedDelivery(id: $0.id, outcome: .delivered) }, at: t0.addingTimeInterval(3))
+        #expect(try fixture.count("notifications") == 0)
+        #expect(try counts(store.notificationStatus(id: "n2", caller: "S"), .apns).delivered == 1)
+        #expect(try last(store, "B", "b-fcm") == (t0.addingTimeInterval(2), "delivered"))
+        #expect(try last(store, "C", "c-fcm") == (nil, "rejected"))
+    }
+
     @Test(arguments: StoreKind.available)
     func aNotifyThatReachedNobodyHasAnEmptyStatusUntilTheRetentionEnds(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
