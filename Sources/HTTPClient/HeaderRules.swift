@@ -10,7 +10,10 @@ enum HeaderRules {
 
     /// No CR, LF or NUL (RFC 9110 §5.5), no leading or trailing whitespace.
     static func isValid(value: String) -> Bool {
-        !value.utf8.contains { $0 == 0x0d || $0 == 0x0a || $0 == 0x00 }
-            && value.utf8.first != 0x20 && value.utf8.last != 0x20
+        var value = value
+        return value.withUTF8 { bytes in
+            for byte in bytes where byte == 0x0d || byte == 0x0a || byte == 0x00 { return false }
+            return bytes.first != 0x20 && bytes.last != 0x20
+        }
     }
 }

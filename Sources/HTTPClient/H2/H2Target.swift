@@ -19,15 +19,17 @@ struct H2Target: Equatable {
     var origin: String { "https://" + authority }
 
     static func parse(_ url: String) -> H2Target? {
+        // The gateways write lowercase schemes and hosts: check that first, lowercase only otherwise.
         let scheme = "https://"
-        guard url.utf8.count > scheme.utf8.count, url.prefix(scheme.count).lowercased() == scheme else { return nil }
-        let rest = url.dropFirst(scheme.count)
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<end].lowercased()
-        var path = String(rest[end...])
+        guard url.hasPrefix(scheme) || url.lowercased().hasPrefix(scheme) else { return nil }
+        let rest = url.utf8.dropFirst(scheme.utf8.count)
+        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        var authority = String(Substring(rest[..<end]))
+        if authority.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) { authority = authority.lowercased() }
+        var path = String(Substring(rest[end...]))
         if let fragment = path.firstIndex(of: "#") { path = String(path[..<fragment]) }
         if path.isEmpty || path.first == "?" { path = "/" + path }
-        guard !authority.isEmpty, !authority.contains("@"),
+        guard !authority.isEmpty, !authority.utf8.contains(UInt8(ascii: "@")),
               path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { return nil }
 
         var host = Substring(authority)
@@ -46,7 +48,7 @@ struct H2Target: Equatable {
             host = host[..<colon]
         }
         guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != 0x2f }) else { return nil }
-        let literal = IPAddress(String(host))
-        return H2Target(host: String(host), port: port, authority: authority, path: path, address: literal)
+        let name = String(host)
+        return H2Target(host: name, port: port, authority: authority, path: path, address: IPAddress(name))
     }
 }

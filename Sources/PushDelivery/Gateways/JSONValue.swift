@@ -44,14 +44,19 @@ enum JSONValue: Sendable {
     /// strings (base64 payloads, tokens) need no escape and are copied in one piece.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if !text.utf8.contains(where: needsEscape) {
-            out.append(contentsOf: text.utf8)
-        } else {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            for byte in bytes where needsEscape(byte) { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain {
             for byte in text.utf8 { writeEscaped(byte, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
     }
 
+    @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
