@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import PushDelivery
+import PushMetrics
 import PushProtocol
 import PushSupport
 
@@ -32,5 +33,21 @@ package final class HTTPDeliveryTransport: DeliveryTransport {
     package func shutdown() {
         providers.shutdown()
         webPush.shutdown()
+    }
+
+    /// The clients' own counts, read at scrape time: streams sent again after their connection
+    /// or stream was lost (not a provider's error answer, and never a backoff), and connections
+    /// opened. `client` is `providers` (FCM, APNs, OAuth) or `webpush`.
+    package func registerMetrics(in registry: MetricsRegistry) {
+        registry.counter("pushnode_http_client_retries_total",
+                         help: "Requests the HTTP client sent again at once after a lost connection, GOAWAY or reset stream.",
+                         labels: ["client"], of: self) { Self.series($0) { $0.retries } }
+        registry.counter("pushnode_http_client_connections_opened_total",
+                         help: "Connections the HTTP client opened to providers and push services.",
+                         labels: ["client"], of: self) { Self.series($0) { $0.connectionsOpened } }
+    }
+
+    private static func series(_ transport: HTTPDeliveryTransport, _ value: (HTTPClientStats) -> Int) -> [([String], Double)] {
+        [(["providers"], Double(value(transport.providers.stats))), (["webpush"], Double(value(transport.webPush.stats)))]
     }
 }

@@ -26,6 +26,7 @@ enum NodeAssembly {
         let engine: DeliveryEngine
         do {
             let assembly = try DeliveryAssembly(config: config, platforms: platforms)
+            assembly.transport.registerMetrics(in: metrics)
             var configuration = DeliveryEngine.Configuration(config.delivery)
             configuration.claimRenewInterval = max(0.5, config.storage.claimLease / 3)
             configuration.summaryInterval = config.log.summaryInterval

@@ -312,6 +312,39 @@ def test_transient_answers_are_retried_then_delivered(node, mock):
     wait_for(lambda: node.metric("pushnode_deliveries_total", provider="fcm", outcome="retried") >= 2)
 
 
+def test_a_stream_lost_before_its_answer_is_sent_again_at_once_not_after_the_backoff(pushnode_bin, mock):
+    """A reset stream (FCM), a GOAWAY that leaves the stream unprocessed (APNs) and a dropped
+    connection (Web Push) are the HTTP client's to retry, at once and on a connection that can
+    take it: with a 30 s retry backoff every push still lands within seconds, the tries are
+    counted in pushnode_http_client_retries_total, and none is a retried delivery."""
+    n = Node(pushnode_bin, env=node_env(mock, PUSHNODE_DELIVERY_INITIAL_BACKOFF="30s", PUSHNODE_DELIVERY_MAX_BACKOFF="60s"))
+    try:
+        sender, receiver, space = setup_pair(n)
+        fcm, apns = uid("reset-"), apns_token()
+        sub = Subscriber(mock, uid("dropped-"))
+        mock.script("fcm", fcm, [{"action": "reset"}])
+        mock.script("apns", apns, [{"action": "goaway"}])
+        mock.script("webpush", sub.id, [{"action": "close"}])
+        receiver.register("android", fcm, device="phone")
+        receiver.register("apns", apns, device="iphone")
+        receiver.register("webpush", sub.endpoint, device="browser", p256dh=sub.p256dh, auth=sub.auth)
+        receiver.subscribe(space, "t")
+        sent = time.time()
+        sender.notify(space, "t")
+        for provider, token, ok in (("fcm", fcm, 200), ("apns", apns, 200), ("webpush", sub.id, 201)):
+            tries = received(mock, provider, token, status=ok)
+            assert len(tries) == 2 and tries[-1]["status"] == ok, (provider, tries)
+            assert tries[-1]["time"] - sent < 5, (provider, tries[-1]["time"] - sent)
+        def count(outcome):
+            return sum(n.metric("pushnode_deliveries_total", provider=p, outcome=outcome) for p in ("fcm", "apns", "webpush"))
+        wait_for(lambda: count("delivered") >= 3)
+        assert count("retried") == 0
+        assert n.metric("pushnode_http_client_retries_total", client="providers") >= 2
+        assert n.metric("pushnode_http_client_retries_total", client="webpush") >= 1
+    finally:
+        n.stop()
+
+
 def test_an_expired_call_is_dropped(node, mock):
     sender, receiver, space = setup_pair(node)
     token = uid("ring-")
