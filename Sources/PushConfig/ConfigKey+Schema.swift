@@ -33,6 +33,9 @@ extension ConfigKey {
             .duration("delivery.initialBackoff", \.delivery.initialBackoff),
             .duration("delivery.maxBackoff", \.delivery.maxBackoff),
             .int("delivery.queueCapacity", \.delivery.queueCapacity),
+            ConfigKey(path: "delivery.httpEngine") { config, text throws(ConfigValueError) in
+                config.delivery.httpEngine = try ConfigValue.oneOf(text, NodeConfig.HTTPEngine.self)
+            },
             .string("notifications.defaultAlert.title", \.notifications.defaultAlert.title),
             .string("notifications.defaultAlert.body", \.notifications.defaultAlert.body),
             .string("fcm.credentialsPath", \.fcm.credentialsPath),

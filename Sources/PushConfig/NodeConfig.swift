@@ -67,6 +67,15 @@ package struct NodeConfig: Sendable, Equatable {
         /// `delivery.maxBackoff`, seconds.
         package var maxBackoff: Double = 600
         package var queueCapacity = 100_000
+        /// `delivery.httpEngine`: what carries HTTPS to the providers.
+        package var httpEngine = HTTPEngine.nghttp2
+    }
+
+    /// `nghttp2`: the node's HTTP/2 engine (nghttp2 + OpenSSL); `libcurl`: libcurl's multi
+    /// interface for everything, a fallback should a provider and the engine disagree.
+    package enum HTTPEngine: String, Sendable, Equatable, CaseIterable {
+        case nghttp2
+        case libcurl
     }
 
     package struct Notifications: Sendable, Equatable {

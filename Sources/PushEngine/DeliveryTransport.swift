@@ -14,12 +14,14 @@ package final class HTTPDeliveryTransport: DeliveryTransport {
 
     /// `userAgent`: see `DeliveryUserAgent`.
     package init(caFile: String?, allowPrivateEndpoints: Bool,
-                userAgent: String = DeliveryUserAgent.value(version: NodeVersion.current, nodeID: nil)) throws(TransportError) {
+                userAgent: String = DeliveryUserAgent.value(version: NodeVersion.current, nodeID: nil),
+                engine: HTTPClientConfiguration.HTTPSEngine = .nghttp2) throws(TransportError) {
         let ca = caFile.flatMap { $0.isEmpty ? nil : $0 }
         providers = try HTTPClient(configuration: HTTPClientConfiguration(
-            caFile: ca, userAgent: userAgent, maxConnectionsPerHost: 2))
+            caFile: ca, userAgent: userAgent, maxConnectionsPerHost: 2, httpsEngine: engine))
         webPush = try HTTPClient(configuration: HTTPClientConfiguration(
-            caFile: ca, userAgent: userAgent, maxConnectionsPerHost: 2, refusePrivateAddresses: !allowPrivateEndpoints))
+            caFile: ca, userAgent: userAgent, maxConnectionsPerHost: 2, refusePrivateAddresses: !allowPrivateEndpoints,
+            httpsEngine: engine))
     }
 
     package func send(_ request: OutboundRequest, provider: Provider, timeout: Duration,

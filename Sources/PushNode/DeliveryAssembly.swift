@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import PushConfig
 import PushCrypto
 import PushDelivery
@@ -20,7 +21,8 @@ package struct DeliveryAssembly: Sendable {
         do {
             transport = try HTTPDeliveryTransport(caFile: config.tls.caFile,
                                                   allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
-                                                  userAgent: DeliveryUserAgent.value(config: config))
+                                                  userAgent: DeliveryUserAgent.value(config: config),
+                                                  engine: config.delivery.httpEngine == .libcurl ? .libcurl : .nghttp2)
         } catch {
             throw Failure(description: "delivery: cannot start the HTTP client: \(error.code)")
         }

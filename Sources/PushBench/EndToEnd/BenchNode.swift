@@ -12,7 +12,7 @@ final class BenchNode {
 
     var pid: Int32 { process.processIdentifier }
 
-    init(binary: String, dataDir: String, sink: HTTP2Sink, storageURL: String?, logFile: String) throws {
+    init(binary: String, dataDir: String, sink: HTTP2Sink, storageURL: String?, engine: String, logFile: String) throws {
         port = try FreePort.pick()
         adminPort = try FreePort.pick()
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PUSHNODE_") }
@@ -23,7 +23,7 @@ final class BenchNode {
             "PUSHNODE_APNS_KEY_PATH": sink.apnsKeyFile, "PUSHNODE_APNS_KEY_ID": "BENCHKEY01",
             "PUSHNODE_APNS_TEAM_ID": "BENCHTEAM1", "PUSHNODE_APNS_TOPIC": "org.example.bench",
             "PUSHNODE_APNS_HOST": sink.origin, "PUSHNODE_TLS_CA_FILE": sink.caFile,
-            "PUSHNODE_WEBPUSH_ALLOW_PRIVATE_ENDPOINTS": "true",
+            "PUSHNODE_WEBPUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "PUSHNODE_DELIVERY_HTTP_ENGINE": engine,
             "PUSHNODE_RATE_LIMITS_REGISTRATION_PER_MINUTE": "1000000000", "PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "1000000000",
             "PUSHNODE_RATE_LIMITS_NOTIFY_PER_SECOND": "1000000000", "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "1000000000",
         ]

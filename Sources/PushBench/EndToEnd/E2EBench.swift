@@ -20,11 +20,14 @@ enum E2EBench {
         var senders = 4
         var binary: String?
         var storageURL: String?
+        /// `delivery.httpEngine` of the node.
+        var engine = "nghttp2"
     }
 
     static let usage = """
                PushBench e2e [--deliveries N] [--fanout F] [--runs R] [--only fcm|apns|webpush] [--rate DELIVERIES_PER_S]
                              [--payload-bytes B] [--sink-streams S] [--node PATH] [--storage-url postgres://…]
+                             [--engine nghttp2|libcurl]
         """
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -43,6 +46,7 @@ enum E2EBench {
             case "--senders": guard let n = Int(value), n > 0 else { return nil }; options.senders = n
             case "--node": options.binary = value
             case "--storage-url": options.storageURL = value
+            case "--engine": guard ["nghttp2", "libcurl"].contains(value) else { return nil }; options.engine = value
             default: return nil
             }
         }
@@ -59,12 +63,12 @@ enum E2EBench {
                                  streams: options.sinkStreams)
         defer { sink.stop() }
         let node = try BenchNode(binary: binary, dataDir: directory + "/data", sink: sink, storageURL: options.storageURL,
-                                 logFile: directory + "/node.log")
+                                 engine: options.engine, logFile: directory + "/node.log")
         defer { node.stop() }
         try population.register(on: node, sink: sink)
         let idle = ProcessStats.residentMiB(node.pid)
         let notifies = max(1, options.deliveries / options.fanOut)
-        print("== e2e: pushnode (pid \(node.pid)) → libcurl HTTP/2 + TLS → nghttpd (separate process, \(options.sinkStreams) streams), "
+        print("== e2e: pushnode (pid \(node.pid)) → \(options.engine) HTTP/2 + TLS → nghttpd (separate process, \(options.sinkStreams) streams), "
               + "\(notifies) Notify × fan-out \(options.fanOut) = \(notifies * options.fanOut) deliveries per provider and run, "
               + "payload \(options.payloadBytes) B, \(options.rate.map { String(format: "paced at %.0f deliveries/s", $0) } ?? "Notify as fast as accepted"), "
               + "\(ProcessInfo.processInfo.activeProcessorCount) cores; idle RSS \(String(format: "%.1f", idle)) MiB")

@@ -40,6 +40,7 @@ import Testing
         #expect(config.delivery.initialBackoff == 10)
         #expect(config.delivery.maxBackoff == 600)
         #expect(config.delivery.queueCapacity == 100_000)
+        #expect(config.delivery.httpEngine == .nghttp2)
         #expect(config.notifications.defaultAlert.title == "New message")
         #expect(config.notifications.defaultAlert.body == "")
         #expect(config.fcm.credentialsPath == "")
@@ -62,6 +63,8 @@ import Testing
                                                             "PUSHNODE_LOG_SUMMARY_INTERVAL": "2m"]).config.log
         #expect(fromEnv == NodeConfig.Log(level: .warn, format: .json, file: "/tmp/p.log", summaryInterval: 120))
         #expect(issues("log: {level: verbose}") == [#"log.level: expected one of debug, info, warn, error, got "verbose""#])
+        #expect(issues("delivery: {httpEngine: curl}") == [#"delivery.httpEngine: expected one of nghttp2, libcurl, got "curl""#])
+        #expect(try load("delivery: {httpEngine: libcurl}").config.delivery.httpEngine == .libcurl)
         #expect(issues("log: {format: xml}") == [#"log.format: expected one of text, json, got "xml""#])
     }
 
