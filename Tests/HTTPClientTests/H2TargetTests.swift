@@ -33,3 +33,37 @@ import Testing
         #expect(H2Target.parse(url) == nil)
     }
 }
+
+/// The engine's per-origin FIFO.
+@Suite struct RequestQueueTests {
+    private func request(_ n: Int) -> H2Request {
+        H2Request(request: ClientRequest(url: "https://a.example/\(n)"), target: H2Target.parse("https://a.example/\(n)")!,
+                  deadline: .now + .seconds(60), cancellation: nil, completion: { _ in })
+    }
+
+    @Test func keepsOrderWithRetriesInFrontAndForgetsWhatItHandedOut() {
+        var queue = RequestQueue()
+        weak var handedOut: H2Request?
+        do {
+            let first = request(0)
+            handedOut = first
+            queue.append(first)
+            for n in 1...3 { queue.append(request(n)) }
+            _ = queue.removeFirst()
+        }
+        // Steady load: the queue never runs empty, yet what it handed out is released.
+        for n in 4..<200 {
+            queue.append(request(n))
+            _ = queue.removeFirst()
+        }
+        #expect(handedOut == nil)
+        #expect(queue.count == 3)
+        let retried = request(999)
+        queue.prepend(retried)
+        #expect(queue.removeFirst() === retried)
+        let removed = queue.remove { $0.request.url.hasSuffix("/198") }
+        #expect(removed.count == 1 && queue.count == 2)
+        #expect(queue.removeFirst().request.url.hasSuffix("/197"))
+        #expect(queue.removeFirst().request.url.hasSuffix("/199") && queue.isEmpty)
+    }
+}

@@ -413,12 +413,15 @@ extension H2Engine: H2ConnectionDelegate {
     }
 }
 
-/// A FIFO of requests with cheap removal at the front and pushing back in front (a retry).
+/// A FIFO of requests with cheap removal at the front and pushing back in front (a retry). A
+/// removed request's slot is cleared at once and the array compacted once half of it is spent,
+/// so a queue that never runs empty under steady load does not keep every request it carried.
 struct RequestQueue {
-    private var items: [H2Request] = []
+    private var items: [H2Request?] = []
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
+    var count: Int { items.count - head }
 
     mutating func append(_ request: H2Request) { items.append(request) }
 
@@ -432,10 +435,14 @@ struct RequestQueue {
     }
 
     mutating func removeFirst() -> H2Request {
-        let request = items[head]
+        let request = items[head]!
+        items[head] = nil
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= items.count {
+            items.removeFirst(head)
             head = 0
         }
         return request
@@ -444,9 +451,9 @@ struct RequestQueue {
     /// Removes and returns the requests matching `predicate`, keeping the others in order.
     mutating func remove(where predicate: (H2Request) -> Bool) -> [H2Request] {
         guard !isEmpty else { return [] }
-        var kept: [H2Request] = []
+        var kept: [H2Request?] = []
         var removed: [H2Request] = []
-        for request in items[head...] {
+        for case let request? in items[head...] {
             if predicate(request) { removed.append(request) } else { kept.append(request) }
         }
         if !removed.isEmpty {
