@@ -10,7 +10,7 @@ import PushStore
 
 /// `PushBench ingest`: signed Notify requests from concurrent loopback clients against an
 /// in-process node (temp dataDir, 127.0.0.1:0), 3 topics, 100 subscribed accounts with 2 Web Push
-/// devices each (fan-out 200 outbox rows per Notify), every one durably accepted before its 200.
+/// devices each (fan-out 200 outbox rows per Notify; `--accounts 1 --devices 2` is fan-out 2), every one durably accepted before its 200.
 /// Reports Notify/s, latency percentiles, and the ratio to the Ed25519 crypto bound measured in
 /// the same run. `--fill N` instead fills the outbox to N rows through `PushService` (no HTTP)
 /// and reports the SQLite file size and the process RSS. Nothing drains the outbox here.
@@ -26,7 +26,7 @@ enum IngestBench {
         var portable = false
     }
 
-    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--fill ROWS] [--portable 1]"
+    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--devices D] [--fill ROWS] [--portable 1]"
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -37,6 +37,7 @@ enum IngestBench {
             case "--requests": options.requests = value
             case "--clients": options.clients = value
             case "--accounts": options.accounts = value
+            case "--devices": options.devices = value
             case "--fill": options.fill = value
             case "--portable": options.portable = value == 1
             default: return nil
