@@ -12,7 +12,7 @@ enum DecodeOutcome: Equatable, CustomStringConvertible {
 
     init<T: Encodable>(_ decode: () throws -> T) {
         do {
-            self = .value(String(decoding: try WireEncoder.encode(try decode()), as: UTF8.self))
+            self = .value(String(decoding: try WireEncoder.reference(try decode()), as: UTF8.self))
         } catch let error as APIError {
             self = .error(error)
         } catch {

@@ -90,9 +90,17 @@ public enum FieldPath {
     }
 }
 
-/// Encodes response and request bodies as compact JSON.
+/// Encodes response and request bodies as compact JSON: flat values (the hot answers) by
+/// `FlatJSONEncoder`, the rest, and whatever it declines, by Foundation (`reference`), byte for
+/// byte alike.
 public enum WireEncoder {
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let bytes = FlatJSONEncoder.encode(value) { return bytes }
+        return try reference(value)
+    }
+
+    /// Foundation's encoding: compact, keys sorted, slashes unescaped.
+    package static func reference<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return Array(try encoder.encode(value))

@@ -13,7 +13,7 @@ enum WireDecoderTarget {
 
         init<T: Encodable>(_ decode: () throws -> T) {
             do {
-                self = .value(try WireEncoder.encode(try decode()))
+                self = .value(try WireEncoder.reference(try decode()))
             } catch let error as APIError {
                 self = .error("\(error.status) \(error.code.rawValue) \(error.field ?? "-") \(error.message)")
             } catch {
