@@ -9,7 +9,7 @@
 struct FlatJSONEncoder: Encoder {
     /// The members written so far, and whether a call was declined.
     final class Members {
-        var pairs: [(key: String, json: String)] = []
+        var pairs: [(key: String, json: [UInt8])] = []
         var declined = false
         var opened = false
     }
@@ -24,13 +24,17 @@ struct FlatJSONEncoder: Encoder {
         guard !members.declined, members.opened else { return nil }
         let sorted = members.pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         for index in sorted.indices.dropFirst() where sorted[index].key == sorted[index - 1].key { return nil }
-        var out = "{"
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(64)
         for (index, pair) in sorted.enumerated() {
-            if index > 0 { out += "," }
-            out += "\"\(pair.key)\":\(pair.json)"
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            out += pair.key.utf8
+            out += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+            out += pair.json
         }
-        out += "}"
-        return Array(out.utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     var codingPath: [any CodingKey] { [] }
@@ -53,17 +57,18 @@ struct FlatJSONEncoder: Encoder {
     }
 
     /// A JSON string literal of `text`, or nil when it holds a byte Foundation escapes in its own way.
-    static func literal(_ text: String) -> String? {
-        var out = "\""
+    static func literal(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(text.utf8.count + 2)
         for byte in text.utf8 {
             switch byte {
             case 0..<0x20, 0x80...: return nil
-            case UInt8(ascii: "\""): out += "\\\""
-            case UInt8(ascii: "\\"): out += "\\\\"
-            default: out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            default: out.append(byte)
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
+        return out
     }
 }
 
@@ -74,7 +79,7 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let members: FlatJSONEncoder.Members
     var codingPath: [any CodingKey] { [] }
 
-    private func add(_ key: Key, _ json: String?) throws {
+    private func add(_ key: Key, _ json: [UInt8]?) throws {
         guard let json, key.stringValue.utf8.allSatisfy({ $0 < 0x80 }) else { throw decline() }
         members.pairs.append((key.stringValue, json))
     }
@@ -85,8 +90,8 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws { try add(key, FlatJSONEncoder.literal(value)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try add(key, value ? "true" : "false") }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try add(key, String(value)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try add(key, Array((value ? "true" : "false").utf8)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try add(key, Array(String(value).utf8)) }
     mutating func encodeNil(forKey key: Key) throws { throw decline() }
     mutating func encode(_ value: Double, forKey key: Key) throws { throw decline() }
     mutating func encode(_ value: Float, forKey key: Key) throws { throw decline() }
