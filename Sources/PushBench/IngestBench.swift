@@ -65,7 +65,8 @@ enum IngestBench {
         config.dataDir = fixture.directory
         config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
                                             notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)
-        let node = Node(config: config, dependencies: withoutDelivery, log: .discard)
+        let store = Locked<SQLiteStore?>(nil)
+        let node = Node(config: config, dependencies: withoutDelivery(opened: { opened in store.withLock { $0 = opened } }), log: .discard)
         do { try node.start() } catch { throw LoopbackConnection.Failure(description: error.description) }
         defer { node.shutdown() }
 
@@ -113,6 +114,7 @@ enum IngestBench {
         group.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let cpu = CPUTime.process() - cpuBefore
+        let commits = store.withLock { $0?.statistics() } ?? StoreStatistics()
         if let failure = failures.withLock({ $0.first }) { throw LoopbackConnection.Failure(description: failure) }
         let sorted = latencies.withLock { $0 }.sorted()
         let rate = Double(sorted.count) / seconds
@@ -127,6 +129,9 @@ enum IngestBench {
         print(String(format: "latency ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", percentile(sorted, 0.50),
                      percentile(sorted, 0.90), percentile(sorted, 0.99), sorted.last ?? 0))
         print(stats)
+        print(String(format: "SQLite group commit: %d writes in %d commits (%.1f per commit, largest %d), writer busy %.0f µs per write",
+                     commits.writes, commits.commits, Double(commits.writes) / Double(max(1, commits.commits)), commits.largestBatch,
+                     commits.batchSeconds / Double(max(1, commits.writes)) * 1e6))
         print(String(format: "Notify body decode (%d bytes): Foundation JSONDecoder %.1f µs, WireDecoder %.1f µs (%.1f× faster)",
                      decode.bytes, 1e6 / decode.rates.first, 1e6 / decode.rates.second, decode.rates.ratio))
         print(String(format: "Ed25519 verify %.0f/s per core, %d cores: %.0f/s", verify, cores, verify * Double(cores)))
@@ -150,17 +155,23 @@ enum IngestBench {
     /// The production wiring minus the delivery engine: nothing drains the outbox during the run
     /// (the endpoints are not real), so every accepted row can be counted afterwards. The service
     /// is handed over so the any-sync door opens when `anysync.listen` is set (`PushBench door`).
-    static let withoutDelivery = Node.Dependencies(
-        openBackend: { config, platforms, _, _, storage in
-            let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
-            let service = PushService(store: store, configuration: .init(
-                limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints),
-                storageHealth: storage)
-            let routes = ServiceRoutes(service: service)
-            return NodeBackend(handler: { routes.handle($0, caller: $1) },
-                               close: { store.close() }, service: service)
-        },
-        vapidPublicKey: Node.Dependencies.production.vapidPublicKey)
+    static let withoutDelivery = withoutDelivery(opened: { _ in })
+
+    /// `withoutDelivery`, handing the opened store to `opened` (for its commit statistics).
+    static func withoutDelivery(opened: @escaping @Sendable (SQLiteStore) -> Void) -> Node.Dependencies {
+        Node.Dependencies(
+            openBackend: { config, platforms, _, _, storage in
+                let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
+                opened(store)
+                let service = PushService(store: store, configuration: .init(
+                    limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints),
+                    storageHealth: storage)
+                let routes = ServiceRoutes(service: service)
+                return NodeBackend(handler: { routes.handle($0, caller: $1) },
+                                   close: { store.close() }, service: service)
+            },
+            vapidPublicKey: Node.Dependencies.production.vapidPublicKey)
+    }
 
     private static func expectAccepted(_ answer: (status: Int, body: [UInt8])) throws {
         guard answer.status == 200, String(decoding: answer.body, as: UTF8.self).contains("\"duplicate\":false") else {
