@@ -74,23 +74,23 @@ public enum Base64 {
     }
 
     private static func decode(_ text: String, variant: Int32) throws -> [UInt8] {
-        let input = Array(text.utf8)
-        if input.isEmpty { return [] }
-        var out = [UInt8](repeating: 0, count: input.count * 3 / 4 + 3)
-        var outLen = 0
-        var end: UnsafePointer<CChar>? = nil
-        let rc = input.withUnsafeBufferPointer { inb in
-            inb.withMemoryRebound(to: CChar.self) { cin in
-                sodium_base642bin(&out, out.count, cin.baseAddress, cin.count, nil, &outLen, &end, variant)
+        var text = text
+        return try text.withUTF8 { input in
+            if input.isEmpty { return [] }
+            var out = [UInt8](repeating: 0, count: input.count * 3 / 4 + 3)
+            var outLen = 0
+            var end: UnsafePointer<CChar>? = nil
+            let complete = input.withMemoryRebound(to: CChar.self) { cin -> Bool in
+                guard sodium_base642bin(&out, out.count, cin.baseAddress, cin.count, nil, &outLen, &end, variant) == 0 else {
+                    return false
+                }
+                // libsodium stops at the first invalid character; require that it consumed everything.
+                return (end.map { $0 - cin.baseAddress! } ?? cin.count) == cin.count
             }
+            guard complete else { throw CryptoError.invalidEncoding("base64") }
+            out.removeLast(out.count - outLen)
+            return out
         }
-        guard rc == 0 else { throw CryptoError.invalidEncoding("base64") }
-        // libsodium stops at the first invalid character; require that it consumed everything.
-        let consumed = input.withUnsafeBufferPointer { inb in
-            inb.withMemoryRebound(to: CChar.self) { cin in end.map { $0 - cin.baseAddress! } ?? cin.count }
-        }
-        guard consumed == input.count else { throw CryptoError.invalidEncoding("base64") }
-        return Array(out.prefix(outLen))
     }
 }
 

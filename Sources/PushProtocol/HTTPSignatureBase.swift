@@ -26,7 +26,8 @@ public struct HTTPSignatureBase: Sendable, Equatable {
         var lines: [String] = []
         lines.reserveCapacity(components.count + 1)
         for component in components {
-            guard !component.value.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+            // Scalars, not Characters: "\r\n" is one Character equal to neither.
+            guard !component.value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
                 throw .malformed("component \(component.name) has a line break in its value")
             }
             lines.append(StructuredField.BareItem.string(component.name).serialized + ": " + component.value)

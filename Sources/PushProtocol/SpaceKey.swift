@@ -2,8 +2,9 @@ import PushCrypto
 
 /// A space push public key: 32 raw Ed25519 bytes, base58 on the wire (PROTOCOL §1).
 ///
-/// Decoding accepts any base58 string of 32 bytes; `string` is always the canonical re-encoding,
-/// so two spellings of one key never make two spaces.
+/// Decoding accepts any base58 string of 32 bytes; `string` is always the canonical encoding, so
+/// two spellings of one key never make two spaces (base58 has one spelling per byte string, so a
+/// parsed key keeps its text rather than encoding the bytes again on every request).
 public struct SpaceKey: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The 32-byte Ed25519 public key.
     public let publicKey: [UInt8]
@@ -20,7 +21,10 @@ public struct SpaceKey: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Parses the base58 form; throws unless it decodes to exactly 32 bytes.
     public init(_ text: String) throws {
-        try self.init(publicKey: Base58.decode(text))
+        let publicKey = try Base58.decode(text)
+        guard publicKey.count == 32 else { throw CryptoError.invalidKeyLength(expected: 32, got: publicKey.count) }
+        self.publicKey = publicKey
+        self.string = text
     }
 
     /// Verifies the space key's signature over `message` (a topic, or a caller account id).

@@ -72,6 +72,10 @@ extension StructuredField.BareItem {
         case .bytes(let bytes): return ":" + Base64.encode(bytes) + ":"
         case .boolean(let b): return b ? "?1" : "?0"
         case .string(let text):
+            // Most strings (component names, key ids, nonces) need no escape.
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return "\"" + text + "\""
+            }
             var out = "\""
             for ch in text.unicodeScalars {
                 if ch == "\"" || ch == "\\" { out.append("\\") }

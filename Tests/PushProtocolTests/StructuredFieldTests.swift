@@ -50,3 +50,14 @@ import Testing
         #expect(try StructuredField.parseDictionary("").isEmpty)
     }
 }
+
+@Suite struct HTTPSignatureBaseTests {
+    /// A value with a line break would add a line to the signed text; "\r\n" (one Swift Character) too.
+    @Test(arguments: ["a\nb", "a\rb", "a\r\nb", "\r\n"])
+    func componentValuesWithLineBreaksAreRefused(value: String) {
+        let params = StructuredField.InnerList([StructuredField.Item(.string("x-test"))], parameters: [])
+        #expect(throws: HTTPSignatureError.self) {
+            try HTTPSignatureBase(components: [HTTPSignatureBase.Component(name: "x-test", value: value)], signatureParams: params)
+        }
+    }
+}

@@ -7,8 +7,20 @@ import Foundation
 /// - a field of the wrong type or with a bad encoding → 400 `request.invalid_field`, `field` = its path.
 ///
 /// Unknown fields are ignored. Paths read like `topics[2].signature` or `message.payload`.
+///
+/// Two readers, one set of rules: a body is first read by `TapeDecoder`, which runs the type's own
+/// `init(from:)` without a Foundation `JSONDecoder` per request and declines whatever it cannot
+/// answer exactly as Foundation would; a declined body (every invalid one among them) is decoded by
+/// `reference`, Foundation's `JSONDecoder`, whose errors are the answers. Tests and the
+/// `wire-decoder` fuzz target hold the two to the same values.
 public enum WireDecoder {
     public static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
+        if let value = TapeDecoder.decode(T.self, from: body) { return value }
+        return try reference(T.self, from: body)
+    }
+
+    /// Foundation's decoding of `body`, failures mapped onto `APIError`s: the home of every error answer.
+    package static func reference<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let error as APIError {
@@ -78,9 +90,17 @@ public enum FieldPath {
     }
 }
 
-/// Encodes response and request bodies as compact JSON.
+/// Encodes response and request bodies as compact JSON: flat values (the hot answers) by
+/// `FlatJSONEncoder`, the rest, and whatever it declines, by Foundation (`reference`), byte for
+/// byte alike.
 public enum WireEncoder {
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let bytes = FlatJSONEncoder.encode(value) { return bytes }
+        return try reference(value)
+    }
+
+    /// Foundation's encoding: compact, keys sorted, slashes unescaped.
+    package static func reference<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return Array(try encoder.encode(value))

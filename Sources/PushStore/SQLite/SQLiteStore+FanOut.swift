@@ -1,5 +1,6 @@
 import Foundation
 import PushProtocol
+import PushSupport
 
 extension SQLiteStore {
     /// Resolves the recipients and writes one outbox row per delivery with a single
@@ -10,7 +11,7 @@ extension SQLiteStore {
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let unique = Array(Set(topics))
         let platforms = Platform.allCases.filter(fanOut.enabledPlatforms.contains)
-        let fanOutSQL = Self.fanOutSQL(topics: unique.count, platforms: platforms, kind: fanOut.kind)
+        let fanOutSQL = Self.cachedFanOutSQL(topics: unique.count, platforms: platforms, kind: fanOut.kind)
         var values: [SQLiteValue] = [
             .integer(0), .integer(notification.createdAt.unixMilliseconds), .integer(notification.expiresAt.unixMilliseconds),
             .optionalText(fanOut.excludedAccount), .optionalText(fanOut.excludedDevice?.account),
@@ -43,6 +44,25 @@ extension SQLiteStore {
         }
         if result.queued > 0 { hooks.fire() }
         return result
+    }
+
+    private struct FanOutShape: Hashable {
+        var topics: Int
+        var platforms: [Platform]
+        var kind: NotifyKind
+    }
+
+    /// Texts of `fanOutSQL` by shape, for up to 32 topics (at most 32 × 2⁵ platform sets × 4 kinds).
+    private static let fanOutTexts = Protected([FanOutShape: String]())
+
+    /// `fanOutSQL`, built once per shape rather than per Notify.
+    static func cachedFanOutSQL(topics: Int, platforms: [Platform], kind: NotifyKind) -> String {
+        guard topics <= 32 else { return fanOutSQL(topics: topics, platforms: platforms, kind: kind) }
+        let shape = FanOutShape(topics: topics, platforms: platforms, kind: kind)
+        if let text = fanOutTexts.withLock({ $0[shape] }) { return text }
+        let text = fanOutSQL(topics: topics, platforms: platforms, kind: kind)
+        fanOutTexts.withLock { $0[shape] = text }
+        return text
     }
 
     /// Parameters: ?1 notification seq, ?2 now (ms), ?3 expiry (ms), ?4 excluded account,

@@ -10,6 +10,7 @@ enum FuzzTargets {
         "http-signature": HTTPTargets.signature,
         "content-digest": HTTPTargets.contentDigest,
         "json-body": JSONBodyTarget.run,
+        "wire-decoder": WireDecoderTarget.run,
         "base58": CryptoTargets.base58,
         "account-id": CryptoTargets.accountID,
         "ece-rfc8188": CryptoTargets.ece,

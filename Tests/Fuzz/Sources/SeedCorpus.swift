@@ -39,6 +39,7 @@ enum SeedCorpus {
             Array("listen: 0.0.0.0:8765\nlimits: {maxBodyBytes: 1024}\nanysync: {listen: 127.0.0.1:0}\n4096".utf8),
         ]
         seeds["json-body"] = try JSONBodySeeds.all()
+        seeds["wire-decoder"] = try JSONBodySeeds.wireDecoder()
         seeds["anysync-handshake"] = AnySyncSeeds.handshake()
         seeds["anysync-certificate"] = try AnySyncSeeds.certificate()
         seeds["anysync-drpc"] = AnySyncSeeds.streams().map { [7] + $0 }
@@ -61,6 +62,16 @@ enum SeedCorpus {
 
 /// Valid request bodies of every route with one (the first byte picks the route, as the target reads it).
 enum JSONBodySeeds {
+    /// The same bodies for `wire-decoder`, each under the selector of every request type, and a few
+    /// the two readers must agree on beside them (escapes, a duplicate key, numbers, nesting).
+    static func wireDecoder() throws -> [[UInt8]] {
+        let bodies = try all().map { Array($0.dropFirst()) } + [
+            #"{"topics":[],"ttl":60,"x":{"y":[1,-0,1.5e3,null,true,"\u00fc\ud83d\udcac\n"]}}"#,
+            #"{"topics":[],"topics":null,"\u0074tl":1.0}"#,
+        ].map { Array($0.utf8) }
+        return bodies.flatMap { body in WireDecoderTarget.types.indices.map { [UInt8($0)] + body } }
+    }
+
     static func all() throws -> [[UInt8]] {
         let space = try Ed25519.KeyPair(seed: [UInt8](repeating: 9, count: 32))
         let spaceKey = try SpaceKey(publicKey: space.publicKey)

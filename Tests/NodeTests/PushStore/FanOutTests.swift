@@ -124,4 +124,17 @@ import Testing
         #expect(try fixture.count("outbox") == 1)
         #expect(try drainQueued(fixture, id: "n1") == [Delivery(registrationId: "r1", provider: .fcm)])
     }
+
+    /// The statement text is built once per shape and is the text `fanOutSQL` builds.
+    @Test func theCachedStatementIsTheBuiltOne() {
+        for topics in [1, 3, 32, 33, 100] {
+            for platforms in [[Platform.webpush], Platform.allCases, [.android, .apnsVoip]] {
+                for kind in NotifyKind.allCases {
+                    let built = SQLiteStore.fanOutSQL(topics: topics, platforms: platforms, kind: kind)
+                    #expect(SQLiteStore.cachedFanOutSQL(topics: topics, platforms: platforms, kind: kind) == built)
+                    #expect(SQLiteStore.cachedFanOutSQL(topics: topics, platforms: platforms, kind: kind) == built)
+                }
+            }
+        }
+    }
 }
