@@ -316,31 +316,33 @@ def test_a_stream_lost_before_its_answer_is_sent_again_at_once_not_after_the_bac
     """A reset stream (FCM), a GOAWAY that leaves the stream unprocessed (APNs) and a dropped
     connection (Web Push) are the HTTP client's to retry, at once and on a connection that can
     take it: with a 30 s retry backoff every push still lands within seconds, the tries are
-    counted in pushnode_http_client_retries_total, and none is a retried delivery."""
+    counted in pushnode_http_client_retries_total, and none is a retried delivery. One provider
+    at a time: FCM and APNs share the mock's connection, which the GOAWAY closes."""
     n = Node(pushnode_bin, env=node_env(mock, PUSHNODE_DELIVERY_INITIAL_BACKOFF="30s", PUSHNODE_DELIVERY_MAX_BACKOFF="60s"))
     try:
-        sender, receiver, space = setup_pair(n)
-        fcm, apns = uid("reset-"), apns_token()
+        sender, space = Account(n), Space()
         sub = Subscriber(mock, uid("dropped-"))
-        mock.script("fcm", fcm, [{"action": "reset"}])
-        mock.script("apns", apns, [{"action": "goaway"}])
-        mock.script("webpush", sub.id, [{"action": "close"}])
-        receiver.register("android", fcm, device="phone")
-        receiver.register("apns", apns, device="iphone")
-        receiver.register("webpush", sub.endpoint, device="browser", p256dh=sub.p256dh, auth=sub.auth)
-        receiver.subscribe(space, "t")
-        sent = time.time()
-        sender.notify(space, "t")
-        for provider, token, ok in (("fcm", fcm, 200), ("apns", apns, 200), ("webpush", sub.id, 201)):
-            tries = received(mock, provider, token, status=ok)
-            assert len(tries) == 2 and tries[-1]["status"] == ok, (provider, tries)
-            assert tries[-1]["time"] - sent < 5, (provider, tries[-1]["time"] - sent)
+        cases = [("android", uid("reset-"), "fcm", {"action": "reset"}, 200, {}),
+                 ("apns", apns_token(), "apns", {"action": "goaway"}, 200, {}),
+                 ("webpush", sub.endpoint, "webpush", {"action": "close"}, 201, {"p256dh": sub.p256dh, "auth": sub.auth})]
+        for index, (platform, token, provider, action, ok, keys) in enumerate(cases):
+            receiver = Account(n)
+            client = "webpush" if provider == "webpush" else "providers"
+            retries_before = n.metric("pushnode_http_client_retries_total", client=client)
+            script_token = sub.id if provider == "webpush" else token
+            mock.script(provider, script_token, [action])
+            receiver.register(platform, token, **keys)
+            receiver.subscribe(space, f"t{index}")
+            sent = time.time()
+            sender.notify(space, f"t{index}")
+            # The mock does not always record a stream it reset or refused: the client's count says it was lost.
+            tries = received(mock, provider, script_token, status=ok)
+            assert tries[-1]["status"] == ok and tries[-1]["time"] - sent < 5, (provider, tries[-1]["time"] - sent)
+            assert n.metric("pushnode_http_client_retries_total", client=client) > retries_before, provider
         def count(outcome):
             return sum(n.metric("pushnode_deliveries_total", provider=p, outcome=outcome) for p in ("fcm", "apns", "webpush"))
         wait_for(lambda: count("delivered") >= 3)
         assert count("retried") == 0
-        assert n.metric("pushnode_http_client_retries_total", client="providers") >= 2
-        assert n.metric("pushnode_http_client_retries_total", client="webpush") >= 1
     finally:
         n.stop()
 

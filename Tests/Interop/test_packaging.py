@@ -102,7 +102,7 @@ def test_unpacked_it_is_self_contained_and_serves_readyz(package, tmp_path):
     bundled = set(os.listdir(lib))
     external = {soname for elf in [binary] + [str(lib / name) for name in bundled if name.endswith(".so")]
                 for soname in needed(elf) if soname not in bundled}
-    assert {"libsodium.so.23", "libcurl.so.4", "libstdc++.so.6"} <= external
+    assert {"libsodium.so.23", "libcurl.so.4", "libnghttp2.so.14", "libstdc++.so.6"} <= external
     owners = owning_packages(external)
     assert {soname: p for soname, p in owners.items() if p not in depends} == {}
 

@@ -54,7 +54,6 @@ final class H2Connection {
     private var tlsWantsWrite = false
     /// Reported from nghttp2 callbacks, handed to the delegate after the call returns.
     private var ended: [(H2Request, H2StreamEnd)] = []
-    private var failure: TransportError?
     /// Set by the first SETTINGS; the delegate is told once `mem_recv` returned.
     private var readyPending = false
 
@@ -101,21 +100,25 @@ final class H2Connection {
 
     // MARK: Opening
 
-    /// Starts connecting to the first address; the error when none could be tried.
+    /// Starts connecting to the first address; the error when none could be tried (the
+    /// connection is then closed and was never the delegate's).
     func start() -> TransportError? {
-        connectNext()
-        return failure
+        guard connectNext() else {
+            state = .closed
+            return .connectFailed
+        }
+        return nil
     }
 
-    private func connectNext() {
+    /// Opens a socket to the next address; false when none is left.
+    private func connectNext() -> Bool {
         while let address = addresses.first {
             addresses.removeFirst()
             if fd >= 0 { Glibc.close(fd) }
             fd = Self.openSocket(to: address, port: target.port)
-            if fd >= 0 { return }
+            if fd >= 0 { return true }
         }
-        failure = .connectFailed
-        state = .closed
+        return false
     }
 
     private static func openSocket(to address: IPAddress, port: Int) -> Int32 {
@@ -170,8 +173,7 @@ final class H2Connection {
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
         guard error == 0 else {
-            connectNext()
-            if state == .closed { fail(.connectFailed) }
+            if !connectNext() { fail(.connectFailed) }
             return
         }
         do throws(TransportError) {
@@ -320,7 +322,6 @@ final class H2Connection {
     }
 
     private func fail(_ error: TransportError) {
-        failure = failure ?? error
         report()
         close(error)
     }

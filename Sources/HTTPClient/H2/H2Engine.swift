@@ -13,8 +13,9 @@ import PushSupport
 ///
 /// A request whose stream ended before an answer — the connection died, a GOAWAY left it
 /// unprocessed, RST_STREAM — is sent again at once, ahead of the queue, on a connection that
-/// can take it (a fresh one when the old is gone): `REFUSED_STREAM` (never processed, RFC 9113
-/// §8.7) up to `refusedAttempts` times, any other loss once. Those retries are counted in
+/// can take it (a fresh one when the old is gone): after `REFUSED_STREAM` (never processed, RFC
+/// 9113 §8.7) until it was refused `refusedAttempts` times, after any other loss once. Those
+/// retries are counted in
 /// `HTTPClientStats.retries`, apart from the answers.
 ///
 /// An origin whose server picks HTTP/1.1 in ALPN is remembered, and its requests go to
@@ -357,10 +358,12 @@ final class H2Engine: @unchecked Sendable {
         completion(result)
     }
 
-    /// Sends the request again ahead of its origin's queue, or fails it when its attempts are used.
+    /// Sends the request again ahead of its origin's queue, or fails it when it was refused or
+    /// lost too often (each kind counted apart: a refusal says nothing about the server).
     private func retry(_ request: H2Request, refused: Bool) {
-        let limit = refused ? Self.refusedAttempts : Self.lostAttempts
-        guard request.attempts < limit, clock.now < request.deadline, let origin = origins[request.target.origin] else {
+        if refused { request.refusals += 1 } else { request.losses += 1 }
+        let allowed = refused ? request.refusals < Self.refusedAttempts : request.losses < Self.lostAttempts
+        guard allowed, clock.now < request.deadline, let origin = origins[request.target.origin] else {
             return complete(request.completion, .failure(.connectionReset))
         }
         counters.withLock { $0.retries += 1 }

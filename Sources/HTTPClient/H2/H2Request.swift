@@ -11,6 +11,9 @@ final class H2Request {
 
     /// Streams opened so far for it.
     var attempts = 0
+    /// Of those, ended by `REFUSED_STREAM` (never processed) and by any other loss before an answer.
+    var refusals = 0
+    var losses = 0
     /// The stream of the current attempt (0 while queued).
     var streamID: Int32 = 0
     /// Body bytes handed to nghttp2 so far in this attempt.
