@@ -116,16 +116,14 @@ import Testing
         #expect(TransportError.timedOut.isRetryable)
     }
 
-    /// Refused at once on either engine (`http://` is libcurl's, `https://` the nghttp2 engine's),
-    /// long before the request's 10 s timeout.
+    /// Refused as a connect failure on either engine (`http://` is libcurl's, `https://` the
+    /// nghttp2 engine's), not left to run into the request's timeout (that would be `timedOut`).
     @Test(arguments: ["http://127.0.0.1:1/", "https://127.0.0.1:1/", "https://localhost:1/"])
     func failsToConnectToAClosedPort(url: String) async throws {
         let client = try client()
-        let started = ContinuousClock.now
         await #expect(throws: TransportError.connectFailed) {
-            try await client.send(ClientRequest(url: url, timeout: .seconds(10)))
+            try await client.send(ClientRequest(url: url, timeout: .seconds(60)))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func rejectsAServerSignedByAnotherCA() async throws {
