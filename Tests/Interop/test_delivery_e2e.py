@@ -315,7 +315,7 @@ def test_transient_answers_are_retried_then_delivered(node, mock):
 def test_a_stream_lost_before_its_answer_is_sent_again_at_once_not_after_the_backoff(pushnode_bin, mock):
     """A reset stream (FCM), a GOAWAY that leaves the stream unprocessed (APNs) and a dropped
     connection (Web Push) are the HTTP client's to retry, at once and on a connection that can
-    take it: with a 30 s retry backoff every push still lands within seconds, the tries are
+    take it: with a 30 s retry backoff every push still lands well before it, the tries are
     counted in pushnode_http_client_retries_total, and none is a retried delivery. One provider
     at a time: FCM and APNs share the mock's connection, which the GOAWAY closes."""
     n = Node(pushnode_bin, env=node_env(mock, PUSHNODE_DELIVERY_INITIAL_BACKOFF="30s", PUSHNODE_DELIVERY_MAX_BACKOFF="60s"))
@@ -337,7 +337,8 @@ def test_a_stream_lost_before_its_answer_is_sent_again_at_once_not_after_the_bac
             sender.notify(space, f"t{index}")
             # The mock does not always record a stream it reset or refused: the client's count says it was lost.
             tries = received(mock, provider, script_token, status=ok)
-            assert tries[-1]["status"] == ok and tries[-1]["time"] - sent < 5, (provider, tries[-1]["time"] - sent)
+            # Well inside the 30 s backoff a retried delivery would wait (slow CI machines included).
+            assert tries[-1]["status"] == ok and tries[-1]["time"] - sent < 15, (provider, tries[-1]["time"] - sent)
             assert n.metric("pushnode_http_client_retries_total", client=client) > retries_before, provider
         def count(outcome):
             return sum(n.metric("pushnode_deliveries_total", provider=p, outcome=outcome) for p in ("fcm", "apns", "webpush"))
