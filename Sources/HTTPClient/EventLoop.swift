@@ -286,13 +286,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func complete(_ completion: Transfer.Completion, _ result: Result<ClientResponse, TransportError>) {
-        counters.withLock { stats in
-            stats.inFlight -= 1
-            switch result {
-            case .success: stats.responses += 1
-            case .failure: stats.failures += 1
-            }
-        }
+        counters.withLock { $0.finish(result) }
         completion(result)
     }
 }

@@ -69,11 +69,8 @@ package final class HTTPClient: Sendable {
 
     /// Counters of what the client has done so far.
     package var stats: HTTPClientStats {
-        let curl = loop.stats
-        guard let h2 = h2?.stats else { return curl }
-        return HTTPClientStats(inFlight: curl.inFlight + h2.inFlight, responses: curl.responses + h2.responses,
-                               failures: curl.failures + h2.failures, retries: curl.retries + h2.retries,
-                               connectionsOpened: curl.connectionsOpened + h2.connectionsOpened)
+        guard let h2 = h2?.stats else { return loop.stats }
+        return loop.stats + h2
     }
 
     /// Fails every queued and in-flight request with `.cancelled`, and every later one

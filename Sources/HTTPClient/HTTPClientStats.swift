@@ -18,4 +18,20 @@ package struct HTTPClientStats: Sendable, Equatable {
         self.retries = retries
         self.connectionsOpened = connectionsOpened
     }
+
+    /// A request ended: out of flight, counted as a response or a failure (both engines).
+    mutating func finish<Success>(_ result: Result<Success, TransportError>) {
+        inFlight -= 1
+        switch result {
+        case .success: responses += 1
+        case .failure: failures += 1
+        }
+    }
+
+    /// Two engines' counts as one client's.
+    static func + (lhs: HTTPClientStats, rhs: HTTPClientStats) -> HTTPClientStats {
+        HTTPClientStats(inFlight: lhs.inFlight + rhs.inFlight, responses: lhs.responses + rhs.responses,
+                        failures: lhs.failures + rhs.failures, retries: lhs.retries + rhs.retries,
+                        connectionsOpened: lhs.connectionsOpened + rhs.connectionsOpened)
+    }
 }

@@ -348,13 +348,7 @@ final class H2Engine: @unchecked Sendable {
     }
 
     private func complete(_ completion: H2Request.Completion, _ result: Result<ClientResponse, TransportError>) {
-        counters.withLock { stats in
-            stats.inFlight -= 1
-            switch result {
-            case .success: stats.responses += 1
-            case .failure: stats.failures += 1
-            }
-        }
+        counters.withLock { $0.finish(result) }
         completion(result)
     }
 
