@@ -49,6 +49,12 @@ package struct OutboxStatistics: Sendable, Equatable {
         self.depth = depth
         self.oldestCreatedAt = oldestCreatedAt
     }
+
+    /// Both parts of one provider's queue together (outbox rows and unexpanded chunks).
+    package func merged(with other: OutboxStatistics?) -> OutboxStatistics {
+        guard let other else { return self }
+        return OutboxStatistics(depth: depth + other.depth, oldestCreatedAt: min(oldestCreatedAt, other.oldestCreatedAt))
+    }
 }
 
 /// What `PushStore.purgeExpired` removed.

@@ -7,7 +7,7 @@
 /// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
 /// conversions and the semantics of every comparison.
 enum PostgresMigrations {
-    static let all: [String] = [version1, version2, version3, version4]
+    static let all: [String] = [version1, version2, version3, version4, version5]
 
     static var latestVersion: Int { all.count }
 
@@ -164,5 +164,22 @@ enum PostgresMigrations {
             id     integer PRIMARY KEY CHECK (id = 1),
             writes bigint NOT NULL
         );
+        """
+
+    /// A notification's unclaimed recipients (`RecipientChunks`): up to 256 registration ids of one
+    /// provider per row, expanded into outbox rows by the node that claims them (`FOR UPDATE SKIP
+    /// LOCKED`, so two nodes never expand the same chunk). Rows already in `outbox` are claimed as before.
+    static let version5 = """
+        CREATE TABLE recipient_chunks (
+            id            bigserial PRIMARY KEY,
+            notification  bigint NOT NULL,
+            provider      text NOT NULL,
+            registrations text NOT NULL,
+            remaining     integer NOT NULL,
+            created_at    bigint NOT NULL,
+            expires_at    bigint NOT NULL
+        );
+        CREATE INDEX recipient_chunks_by_provider ON recipient_chunks (provider, id);
+        CREATE INDEX recipient_chunks_by_notification ON recipient_chunks (notification);
         """
 }

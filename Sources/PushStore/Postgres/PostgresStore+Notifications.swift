@@ -8,9 +8,9 @@ extension PostgresStore {
         }
     }
 
-    /// One transaction of four round trips whatever the fan-out (five with `replaces`): the
-    /// idempotency upsert, the notification, every outbox row in one `INSERT … SELECT FROM unnest`,
-    /// and the `NOTIFY`.
+    /// One transaction of four round trips whatever the fan-out (more with `replaces`): the
+    /// idempotency upsert, the notification, its `RecipientChunks` in one `INSERT … SELECT FROM
+    /// unnest`, and the `NOTIFY`.
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let created = notification.createdAt.unixMilliseconds
@@ -31,11 +31,7 @@ extension PostgresStore {
                       .optionalBytes(notification.payload), .optionalBytes(notification.signature),
                       .optionalText(notification.groupId), .integer(created), .integer(expires),
                       .int(deliveries.count), .text(caller)]).row(0).int64(0)
-            try db.run("""
-                INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
-                SELECT $1, registration, provider, $2, $2, $3 FROM unnest($4::text[], $5::text[]) AS t(registration, provider)
-                """, [.integer(seq), .integer(created), .integer(expires),
-                      .textArray(deliveries.map(\.registrationId)), .textArray(deliveries.map(\.provider.rawValue))])
+            try Self.insertChunks(of: deliveries, notification: seq, createdAt: created, expiresAt: expires, db: db)
             // Delivered to listeners at COMMIT, never before.
             try db.query("SELECT pg_notify($1, '')", [.text(Self.outboxChannel)])
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
@@ -69,6 +65,9 @@ extension PostgresStore {
     /// are taken in id order, so two replacing Notifies of one group cannot deadlock.
     private static func supersede(_ supersession: Supersession, caller: String, db: PGConnection) throws -> Int {
         guard !supersession.devices.isEmpty else { return 0 }
+        // Unclaimed deliveries of the group become outbox rows first, so one rule withdraws all.
+        try expandChunks(where: "notification IN (SELECT seq FROM notifications WHERE caller = $1 AND group_id = $2)",
+                         [.text(caller), .text(supersession.groupId)], upTo: .max, nowMs: .max, waiting: true, db: db)
         let rows = try db.query("""
             SELECT o.id, r.account, r.device_id
             FROM notifications n
@@ -95,8 +94,11 @@ extension PostgresStore {
                 """, [.integer(horizon)])
         }
         // Queued rows past their ttl (claimed ones are left to their sender); claimDue drops them too,
-        // this covers providers nobody claims for.
+        // this covers providers nobody claims for. Expired chunks are expanded first, so their
+        // deliveries are counted and deleted the same way.
         try write { db in
+            try Self.expandChunks(where: "expires_at <= $1", [.integer(nowMs)], upTo: StoreRetention.purgeBatch, nowMs: nowMs,
+                                  db: db)
             let expired = try db.query("""
                 SELECT id FROM outbox WHERE next_attempt_at <= $1 AND expires_at <= $1 AND state = 0
                 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED

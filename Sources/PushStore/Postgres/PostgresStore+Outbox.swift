@@ -21,6 +21,7 @@ extension PostgresStore {
         let nowMs = now.unixMilliseconds
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
+            try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
             var claim = OutboxClaim()
             var dropped: [FinishedDelivery] = []
             for row in try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]).rows {
@@ -94,6 +95,13 @@ extension PostgresStore {
                 status.providers[provider, default: .init()].addPending(claimed: row.int(1) == 1, attempts: row.int(2),
                                                                         due: Date(unixMilliseconds: row.int64(3)))
             }
+            for row in try db.query("""
+                SELECT c.provider, sum(c.remaining) FROM notifications n JOIN recipient_chunks c ON c.notification = n.seq
+                WHERE n.id = $1 GROUP BY c.provider
+                """, [.text(id)]).rows {
+                guard let provider = Provider(rawValue: row.text(0)) else { continue }
+                status.providers[provider, default: .init()].queued += row.int(1)
+            }
             return status
         }
     }
@@ -114,10 +122,11 @@ extension PostgresStore {
 
     package func outboxStatistics() throws -> [Provider: OutboxStatistics] {
         try read { db in
-            var result: [Provider: OutboxStatistics] = [:]
+            var result = try Self.chunkStatistics(db: db)
             for row in try db.query("SELECT provider, count(*), min(created_at) FROM outbox GROUP BY provider").rows {
                 guard let provider = Provider(rawValue: row.text(0)) else { continue }
                 result[provider] = OutboxStatistics(depth: row.int(1), oldestCreatedAt: Date(unixMilliseconds: row.int64(2)))
+                    .merged(with: result[provider])
             }
             return result
         }

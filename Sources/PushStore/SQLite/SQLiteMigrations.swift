@@ -4,7 +4,7 @@
 ///
 /// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, version2, version3, version4]
+    static let all: [String] = [version1, version2, version3, version4, version5]
 
     static var latestVersion: Int { all.count }
 
@@ -133,5 +133,22 @@ enum SQLiteMigrations {
             writes  INTEGER NOT NULL,
             padding BLOB NOT NULL
         );
+        """
+
+    /// A notification's unclaimed recipients (`RecipientChunks`): up to 256 registration ids of one
+    /// provider per row, expanded into outbox rows as they are claimed. Rows already in `outbox`
+    /// from an older build are claimed as before.
+    static let version5 = """
+        CREATE TABLE recipient_chunks (
+            id            INTEGER PRIMARY KEY,
+            notification  INTEGER NOT NULL,    -- notifications.seq
+            provider      TEXT NOT NULL,
+            registrations TEXT NOT NULL,       -- registration ids, comma-separated, none expanded yet
+            remaining     INTEGER NOT NULL,    -- how many ids `registrations` holds
+            createdAt     INTEGER NOT NULL,
+            expiresAt     INTEGER NOT NULL
+        );
+        CREATE INDEX recipient_chunks_by_provider ON recipient_chunks(provider);
+        CREATE INDEX recipient_chunks_by_notification ON recipient_chunks(notification);
         """
 }

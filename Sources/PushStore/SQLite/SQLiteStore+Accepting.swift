@@ -7,6 +7,9 @@ extension SQLiteStore {
     /// Rows whose registration is gone are left to `claimDue`, which drops them anyway.
     static func supersede(_ supersession: Supersession, caller: String, db: SQLiteConnection) throws -> Int {
         guard !supersession.devices.isEmpty else { return 0 }
+        // Unclaimed deliveries of the group become outbox rows first, so one rule withdraws all.
+        try expandChunks(where: "notification IN (SELECT seq FROM notifications WHERE caller = ? AND groupId = ?)",
+                         [.text(caller), .text(supersession.groupId)], upTo: .max, nowMs: .max, db: db)
         let rows = try db.query("""
             SELECT o.id, r.account, r.deviceId
             FROM notifications n

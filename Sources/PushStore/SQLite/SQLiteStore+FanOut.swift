@@ -3,10 +3,10 @@ import PushProtocol
 import PushSupport
 
 extension SQLiteStore {
-    /// Resolves the recipients and writes one outbox row per delivery with a single
-    /// `INSERT … SELECT` inside the write transaction: no recipient rows cross into Swift, and the
-    /// per-row cost is SQLite's own. Selects exactly what `FanOut.deliveries(to:)` chooses (the
-    /// Swift tests compare the two on the same data).
+    /// Resolves the recipients and writes them as `RecipientChunks` with a single `INSERT … SELECT`
+    /// inside the write transaction: no recipient rows cross into Swift, and a fan-out of 200 is
+    /// one row. Selects exactly what `FanOut.deliveries(to:)` chooses (the Swift tests compare the
+    /// two on the same data).
     package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let unique = Array(Set(topics))
@@ -34,7 +34,7 @@ extension SQLiteStore {
             let seq = try Self.insertNotification(notification, caller: caller, pending: 0, db: db)
             var bound = parameters
             bound[0] = .integer(seq)
-            let queued = try db.run(fanOutSQL, bound)
+            let queued = try db.query(fanOutSQL, bound) { $0.int(0) }.reduce(0, +)
             if queued == 0 {
                 try db.run("DELETE FROM notifications WHERE seq = ?", [.integer(seq)])
             } else {
@@ -68,7 +68,7 @@ extension SQLiteStore {
     /// Parameters: ?1 notification seq, ?2 now (ms), ?3 expiry (ms), ?4 excluded account,
     /// ?5/?6 excluded (account, deviceId), then a (spaceKey, topic) pair per topic from ?7, then the
     /// enabled platforms. Call routing: `apns_voip` gets calls only, and a device with an enabled
-    /// `apns_voip` registration gets a call there only.
+    /// `apns_voip` registration gets a call there only. Rows: each chunk's id count.
     static func fanOutSQL(topics: Int, platforms: [Platform], kind: NotifyKind) -> String {
         let providerOf = Platform.allCases.map { "WHEN '\($0.rawValue)' THEN '\($0.provider.rawValue)'" }.joined(separator: " ")
         // Numbered throughout: a bare `?` would take the number after the largest one parsed so far.
@@ -85,15 +85,21 @@ extension SQLiteStore {
                      WHERE v.account = r.account AND v.deviceId = r.deviceId AND v.platform = '\(voip)'))
                 """ : ""
         }
+        let chunk = RecipientChunks.capacity
+        let separator = RecipientChunks.separator
         return """
-            INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
-            SELECT ?1, r.id, CASE r.platform \(providerOf) END, ?2, ?2, ?3
-            FROM registrations r
-            WHERE r.account IN (SELECT s.account FROM subscriptions s WHERE (s.spaceKey, s.topic) IN (VALUES \(pairs)))
-              AND r.platform IN (\(enabled))
-              AND r.account IS NOT ?4
-              AND NOT (r.account IS ?5 AND r.deviceId IS ?6)
-              \(routing)
+            INSERT INTO recipient_chunks (notification, provider, registrations, remaining, createdAt, expiresAt)
+            SELECT ?1, provider, group_concat(id, '\(separator)'), count(*), ?2, ?3
+            FROM (SELECT id, provider, (row_number() OVER (PARTITION BY provider) - 1) / \(chunk) AS part
+                  FROM (SELECT r.id AS id, CASE r.platform \(providerOf) END AS provider
+                        FROM registrations r
+                        WHERE r.account IN (SELECT s.account FROM subscriptions s WHERE (s.spaceKey, s.topic) IN (VALUES \(pairs)))
+                          AND r.platform IN (\(enabled))
+                          AND r.account IS NOT ?4
+                          AND NOT (r.account IS ?5 AND r.deviceId IS ?6)
+                          \(routing)))
+            GROUP BY provider, part
+            RETURNING remaining
             """
     }
 }

@@ -18,16 +18,8 @@ extension SQLiteStore {
             let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
             guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
             let seq = try Self.insertNotification(notification, caller: caller, pending: deliveries.count, db: db)
-            let created = notification.createdAt.unixMilliseconds
-            let expires = notification.expiresAt.unixMilliseconds
-            let insert = try db.statement("""
-                INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
-            for delivery in deliveries {
-                try insert.execute([.integer(seq), .text(delivery.registrationId), .text(delivery.provider.rawValue),
-                                    .integer(created), .integer(created), .integer(expires)])
-            }
+            try Self.insertChunks(of: deliveries, notification: seq, createdAt: notification.createdAt.unixMilliseconds,
+                                  expiresAt: notification.expiresAt.unixMilliseconds, db: db)
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }
         if result.queued > 0 { hooks.fire() }
@@ -45,8 +37,11 @@ extension SQLiteStore {
                     (SELECT caller, key FROM idempotency WHERE createdAt < ? LIMIT \(StoreRetention.purgeBatch))
                 """, [.integer(horizon)])
             // Expired queued rows are due rows (a retry is never scheduled past the ttl), so the due index
-            // finds them; claimDue drops them too, this covers providers nobody claims for.
+            // finds them; claimDue drops them too, this covers providers nobody claims for. Expired
+            // chunks are expanded first, so their deliveries are counted and deleted the same way.
             for provider in Provider.allCases {
+                try Self.expandChunks(where: "provider = ? AND expiresAt <= ?", [.text(provider.rawValue), .integer(nowMs)],
+                                      upTo: StoreRetention.purgeBatch, nowMs: nowMs, db: db)
                 let expired = try db.query("""
                     SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(StoreRetention.purgeBatch)
                     """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }

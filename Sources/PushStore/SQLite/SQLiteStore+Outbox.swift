@@ -18,6 +18,7 @@ extension SQLiteStore {
         let nowMs = now.unixMilliseconds
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
+            try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
             enum Row { case live(OutboxEntry), expired(Int64), orphaned(Int64) }
             let rows = try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) { row -> Row in
                 let id = row.int64(0)
@@ -74,7 +75,7 @@ extension SQLiteStore {
 
     package func outboxStatistics() throws -> [Provider: OutboxStatistics] {
         try read { db in
-            var result: [Provider: OutboxStatistics] = [:]
+            var result = try Self.chunkStatistics(db: db)
             for provider in Provider.allCases {
                 let depth = try db.queryFirst("SELECT count(*) FROM outbox WHERE provider = ?",
                                               [.text(provider.rawValue)]) { $0.int(0) } ?? 0
@@ -84,6 +85,7 @@ extension SQLiteStore {
                 let oldest = try db.queryFirst("SELECT createdAt FROM outbox NOT INDEXED WHERE provider = ? ORDER BY id LIMIT 1",
                                                [.text(provider.rawValue)]) { $0.int64(0) } ?? 0
                 result[provider] = OutboxStatistics(depth: depth, oldestCreatedAt: Date(unixMilliseconds: oldest))
+                    .merged(with: result[provider])
             }
             return result
         }
@@ -158,6 +160,14 @@ extension SQLiteStore {
                 guard let provider = Provider(rawValue: provider) else { return }
                 status.providers[provider, default: .init()].addPending(claimed: state == 1, attempts: attempts,
                                                                         due: Date(unixMilliseconds: due))
+            }
+            try db.query("""
+                SELECT c.provider, sum(c.remaining) FROM notifications n JOIN recipient_chunks c ON c.notification = n.seq
+                WHERE n.id = ? GROUP BY c.provider
+                """, [.text(id)]) { row in (row.text(0), row.int(1)) }
+            .forEach { provider, count in
+                guard let provider = Provider(rawValue: provider) else { return }
+                status.providers[provider, default: .init()].queued += count
             }
             return status
         }

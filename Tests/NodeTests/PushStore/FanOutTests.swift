@@ -121,7 +121,7 @@ import Testing
                                       key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
         #expect(first == EnqueueResult(.accepted("n1"), queued: 1))
         #expect(again == EnqueueResult(.duplicate("n1")))
-        #expect(try fixture.count("outbox") == 1)
+        #expect(try fixture.queuedDeliveries() == 1)
         #expect(try drainQueued(fixture, id: "n1") == [Delivery(registrationId: "r1", provider: .fcm)])
     }
 

@@ -23,7 +23,7 @@ import Testing
         let again = try fixture.store.enqueue(notification("n2"), deliveries: [Delivery(registrationId: "f1", provider: .fcm)],
                                               caller: "S", key: IdempotencyKey(bytes: [7]), duplicateSince: t0.addingTimeInterval(-86400))
         #expect(again == .duplicate("n1"))
-        #expect(try fixture.count("outbox") == 3)
+        #expect(try fixture.queuedDeliveries() == 3)
         #expect(try fixture.count("notifications") == 1)
         // Another caller with the same key is not a duplicate; an older record outside the window is replaced.
         #expect(try fixture.store.enqueue(notification("n3"), deliveries: [], caller: "T", key: IdempotencyKey(bytes: [7]),
@@ -144,9 +144,11 @@ import Testing
     }
 
     /// `OutboxStatistics.oldestCreatedAt` is when the oldest row was queued. PostgreSQL (and memory)
-    /// take the least `createdAt`; SQLite takes the `createdAt` of the first row inserted, which is
-    /// the same only while rows are inserted in `createdAt` order — a Notify whose clock reading is
-    /// older than a row already committed (group commit reorders concurrent requests) breaks it.
+    /// take the least `createdAt`; SQLite takes the least over unexpanded chunks, but over outbox
+    /// rows the `createdAt` of the first row inserted, which is the same only while rows are
+    /// inserted in `createdAt` order — a Notify whose clock reading is older than a row already
+    /// committed (group commit reorders concurrent requests) breaks it. The claim below expands
+    /// both deliveries into outbox rows, in acceptance order.
     @Test(arguments: StoreKind.available) func theOldestEntryIsTheEarliestQueued(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
@@ -156,6 +158,8 @@ import Testing
                                   deliveries: [Delivery(registrationId: "f1", provider: .fcm)],
                                   caller: "S", key: IdempotencyKey(bytes: Array(id.utf8)), duplicateSince: t0)
         }
+        #expect(try store.outboxStatistics()[.fcm] == OutboxStatistics(depth: 2, oldestCreatedAt: t0))
+        #expect(try store.claimDue(provider: .fcm, limit: 2, now: t0.addingTimeInterval(20)).entries.count == 2)
         let statistics = try store.outboxStatistics()[.fcm]
         withKnownIssue("SQLite reports the first-inserted row's createdAt, not the least") {
             #expect(statistics == OutboxStatistics(depth: 2, oldestCreatedAt: t0))

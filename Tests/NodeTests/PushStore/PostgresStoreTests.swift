@@ -66,6 +66,35 @@ struct PostgresStoreTests {
         #expect(claimed.current["a"]!.count + claimed.current["b"]!.count == 120)
     }
 
+    /// One Notify of fan-out 700 (three chunks): two nodes claiming at once expand different
+    /// chunks (or wait for none: `SKIP LOCKED`), and every delivery goes to exactly one of them.
+    @Test func twoNodesExpandOneFanOutEachDeliveryOnce() throws {
+        let database = try PGTestDatabase()
+        let a = try node("a", database), b = try node("b", database)
+        defer { a.close(); b.close() }
+        var deliveries: [Delivery] = []
+        for index in 0..<700 {
+            let id = String(format: "%032x", index + 1)
+            _ = try a.saveRegistration(registration(id, account: "A\(index)"))
+            deliveries.append(Delivery(registrationId: id, provider: .fcm))
+        }
+        _ = try a.enqueue(notification("n1"), deliveries: deliveries, caller: "S", key: IdempotencyKey(bytes: [1]),
+                          duplicateSince: t0)
+        let claimed = Box<[String: [String]]>(["a": [], "b": []])
+        concurrently(2) { index in
+            let (name, store) = index == 0 ? ("a", a) : ("b", b)
+            while let entries = try? store.claimDue(provider: .fcm, limit: 9, now: t0.addingTimeInterval(1)).entries,
+                  !entries.isEmpty {
+                claimed.mutate { $0[name]!.append(contentsOf: entries.map(\.registration.id)) }
+            }
+        }
+        let all = claimed.current["a"]! + claimed.current["b"]!
+        #expect(all.count == 700)
+        #expect(Set(all) == Set(deliveries.map(\.registrationId)))
+        #expect(!claimed.current["a"]!.isEmpty && !claimed.current["b"]!.isEmpty, "one node claimed everything")
+        #expect(try database.connect().query("SELECT count(*) FROM recipient_chunks").row(0).int(0) == 0)
+    }
+
     @Test func aDeadNodesClaimsResumeElsewhereAndARestartTakesBackOnlyItsOwn() throws {
         let database = try PGTestDatabase()
         let a = try node("a", database, lease: 30), b = try node("b", database, lease: 30)

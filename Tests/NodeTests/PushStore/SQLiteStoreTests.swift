@@ -11,8 +11,8 @@ import Testing
         let tables = try fixture.store.read { db in
             try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) }
         }
-        #expect(tables == ["delivery_outcomes", "idempotency", "notification_log", "notifications", "outbox", "registrations",
-                           "spaces", "subscriptions", "write_probe"])
+        #expect(tables == ["delivery_outcomes", "idempotency", "notification_log", "notifications", "outbox", "recipient_chunks",
+                           "registrations", "spaces", "subscriptions", "write_probe"])
         let mode = try fixture.store.read { db in try db.queryFirst("PRAGMA journal_mode") { $0.text(0) } }
         #expect(mode == "wal")
 

@@ -50,6 +50,20 @@ final class ContractFixture {
         store = try Self.open(kind, directory: directory, database: database, claimLease: claimLease)
     }
 
+    /// Deliveries still queued or in flight: outbox rows, and the ids of unexpanded recipient chunks.
+    func queuedDeliveries() throws -> Int {
+        let chunked: Int
+        switch store {
+        case let sqlite as SQLiteStore:
+            chunked = try sqlite.read { db in try db.queryFirst("SELECT coalesce(sum(remaining), 0) FROM recipient_chunks") { $0.int(0) } ?? 0 }
+        case let postgres as PostgresStore:
+            chunked = try postgres.read { db in try db.query("SELECT coalesce(sum(remaining), 0) FROM recipient_chunks").row(0).int(0) }
+        default:
+            chunked = 0
+        }
+        return try count("outbox") + chunked
+    }
+
     func count(_ table: String) throws -> Int {
         switch store {
         case let memory as MemoryStore:

@@ -1,0 +1,76 @@
+import Foundation
+import PushProtocol
+
+/// The unclaimed fan-out (`RecipientChunks`) on PostgreSQL: chunks written at accept in one
+/// statement, expanded into outbox rows by whichever node claims them.
+extension PostgresStore {
+    /// Stores `deliveries` of the notification `seq` as chunk rows, in one round trip.
+    static func insertChunks(of deliveries: [Delivery], notification seq: Int64, createdAt: Int64, expiresAt: Int64,
+                             db: PGConnection) throws {
+        let chunks = RecipientChunks.chunks(of: deliveries)
+        try db.run("""
+            INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
+            SELECT $1, provider, registrations, remaining, $2, $3
+            FROM unnest($4::text[], $5::text[], $6::bigint[]) AS t(provider, registrations, remaining)
+            """, [.integer(seq), .integer(createdAt), .integer(expiresAt), .textArray(chunks.map(\.provider.rawValue)),
+                  .textArray(chunks.map(\.registrations)), .integerArray(chunks.map { Int64($0.count) })])
+    }
+
+    /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
+    /// `recipient_chunks`, with `values`), oldest chunk first, into queued outbox rows due at
+    /// their notification's creation (or `nowMs`, if earlier). Chunks another transaction holds
+    /// are skipped, or with `waiting` waited for (a withdrawal must see what a concurrent claim
+    /// expanded). A chunk taken whole is deleted, one taken in part keeps the rest. Returns how
+    /// many rows it wrote.
+    @discardableResult
+    static func expandChunks(where condition: String, _ values: [PGValue], upTo room: Int, nowMs: Int64, waiting: Bool = false,
+                             db: PGConnection) throws -> Int {
+        var expanded = 0
+        var skipped: [Int64] = []
+        while expanded < room {
+            let found = try db.query("""
+                SELECT id, notification, provider, registrations, created_at, expires_at FROM recipient_chunks
+                WHERE \(condition) AND NOT (id = ANY($\(values.count + 1)::bigint[])) ORDER BY id LIMIT 1 FOR UPDATE\(waiting ? "" : " SKIP LOCKED")
+                """, values + [.integerArray(skipped)])
+            guard found.rowCount > 0 else { break }
+            let chunk = found.row(0)
+            let id = chunk.int64(0)
+            let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.text(3))
+            let createdAt = chunk.int64(4)
+            try db.run("""
+                INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
+                SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
+                """, [.integer(chunk.int64(1)), .text(chunk.text(2)), .integer(min(createdAt, nowMs)), .integer(createdAt),
+                      .integer(chunk.int64(5)), .textArray(taken)])
+            if rest.isEmpty {
+                try db.run("DELETE FROM recipient_chunks WHERE id = $1", [.integer(id)])
+            } else {
+                try db.run("UPDATE recipient_chunks SET registrations = $1, remaining = remaining - $2 WHERE id = $3",
+                           [.text(rest), .int(taken.count), .integer(id)])
+            }
+            expanded += taken.count
+            if taken.isEmpty { skipped.append(id) }  // an empty chunk text: nothing to take from it
+        }
+        return expanded
+    }
+
+    /// Before a claim of `provider`: expands fresh deliveries into the room the due outbox rows
+    /// leave in a claim of `limit`, so the claim's oldest-due-first order sees both.
+    static func expandForClaim(provider: Provider, limit: Int, nowMs: Int64, db: PGConnection) throws {
+        let due = try db.query("""
+            SELECT count(*) FROM (SELECT 1 FROM outbox WHERE provider = $1 AND next_attempt_at <= $2 LIMIT $3) d
+            """, [.text(provider.rawValue), .integer(nowMs), .int(limit)]).row(0).int(0)
+        guard due < limit else { return }
+        try expandChunks(where: "provider = $1", [.text(provider.rawValue)], upTo: limit - due, nowMs: nowMs, db: db)
+    }
+
+    /// Unexpanded deliveries per provider, with the oldest chunk's creation (for `outboxStatistics`).
+    static func chunkStatistics(db: PGConnection) throws -> [Provider: OutboxStatistics] {
+        var result: [Provider: OutboxStatistics] = [:]
+        for row in try db.query("SELECT provider, sum(remaining), min(created_at) FROM recipient_chunks GROUP BY provider").rows {
+            guard let provider = Provider(rawValue: row.text(0)) else { continue }
+            result[provider] = OutboxStatistics(depth: row.int(1), oldestCreatedAt: Date(unixMilliseconds: row.int64(2)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PushProtocol
+
+/// The unclaimed fan-out (`RecipientChunks`) on SQLite: writing chunks at accept, expanding them
+/// into outbox rows inside the claiming (or withdrawing, or purging) transaction.
+extension SQLiteStore {
+    /// Stores `deliveries` of the notification `seq` as chunk rows.
+    static func insertChunks(of deliveries: [Delivery], notification seq: Int64, createdAt: Int64, expiresAt: Int64,
+                             db: SQLiteConnection) throws {
+        for chunk in RecipientChunks.chunks(of: deliveries) {
+            try db.run("""
+                INSERT INTO recipient_chunks (notification, provider, registrations, remaining, createdAt, expiresAt)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, [.integer(seq), .text(chunk.provider.rawValue), .text(chunk.registrations), .int(chunk.count),
+                      .integer(createdAt), .integer(expiresAt)])
+        }
+    }
+
+    /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
+    /// `recipient_chunks`, with `values`), oldest chunk first, into queued outbox rows due at
+    /// their notification's creation (or `nowMs`, if that is earlier). A chunk taken whole is
+    /// deleted, one taken in part keeps the rest. Returns how many rows it wrote.
+    @discardableResult
+    static func expandChunks(where condition: String, _ values: [SQLiteValue], upTo room: Int, nowMs: Int64,
+                             db: SQLiteConnection) throws -> Int {
+        var expanded = 0
+        while expanded < room {
+            guard let chunk = try db.queryFirst("""
+                SELECT id, notification, provider, registrations, createdAt, expiresAt FROM recipient_chunks
+                WHERE \(condition) ORDER BY id LIMIT 1
+                """, values, { row in
+                    (id: row.int64(0), seq: row.int64(1), provider: row.text(2), registrations: row.text(3),
+                     createdAt: row.int64(4), expiresAt: row.int64(5))
+                })
+            else { break }
+            let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.registrations)
+            let insert = try db.statement("""
+                INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            let due = min(chunk.createdAt, nowMs)
+            for registration in taken {
+                try insert.execute([.integer(chunk.seq), .text(registration), .text(chunk.provider), .integer(due),
+                                    .integer(chunk.createdAt), .integer(chunk.expiresAt)])
+            }
+            if rest.isEmpty {
+                try db.run("DELETE FROM recipient_chunks WHERE id = ?", [.integer(chunk.id)])
+            } else {
+                try db.run("UPDATE recipient_chunks SET registrations = ?, remaining = remaining - ? WHERE id = ?",
+                           [.text(rest), .int(taken.count), .integer(chunk.id)])
+            }
+            expanded += taken.count
+            if taken.isEmpty { break }  // an empty chunk text: nothing more to take from it
+        }
+        return expanded
+    }
+
+    /// Before a claim of `provider`: expands fresh deliveries into the room the due outbox rows
+    /// leave in a claim of `limit`, so the claim's oldest-due-first order sees both.
+    static func expandForClaim(provider: Provider, limit: Int, nowMs: Int64, db: SQLiteConnection) throws {
+        let due = try db.queryFirst("""
+            SELECT count(*) FROM (SELECT 1 FROM outbox WHERE provider = ? AND nextAttemptAt <= ? LIMIT ?)
+            """, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) { $0.int(0) } ?? 0
+        guard due < limit else { return }
+        try expandChunks(where: "provider = ?", [.text(provider.rawValue)], upTo: limit - due, nowMs: nowMs, db: db)
+    }
+
+    /// Unexpanded deliveries per provider, with the oldest chunk's creation (for `outboxStatistics`).
+    static func chunkStatistics(db: SQLiteConnection) throws -> [Provider: OutboxStatistics] {
+        var result: [Provider: OutboxStatistics] = [:]
+        try db.query("SELECT provider, sum(remaining), min(createdAt) FROM recipient_chunks GROUP BY provider") { row in
+            (row.text(0), row.int(1), row.int64(2))
+        }.forEach { provider, count, oldest in
+            guard let provider = Provider(rawValue: provider) else { return }
+            result[provider] = OutboxStatistics(depth: count, oldestCreatedAt: Date(unixMilliseconds: oldest))
+        }
+        return result
+    }
+}
