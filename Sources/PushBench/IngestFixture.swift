@@ -79,9 +79,9 @@ final class IngestFixture: @unchecked Sendable {
         defer { store.close() }
         let rows = try store.outboxStatistics().values.reduce(0) { $0 + $1.depth }
         guard rows == expectedNotifies * fanOut else {
-            throw LoopbackConnection.Failure(description: "outbox holds \(rows) rows, expected \(expectedNotifies * fanOut)")
+            throw LoopbackConnection.Failure(description: "outbox holds \(rows) deliveries, expected \(expectedNotifies * fanOut)")
         }
-        return "outbox rows \(rows) (= \(expectedNotifies) accepted × \(fanOut)), all present after shutdown"
+        return "queued deliveries \(rows) (= \(expectedNotifies) accepted × \(fanOut)), all present after shutdown"
     }
 
     /// Bytes of the SQLite file and its WAL.

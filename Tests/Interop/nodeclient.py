@@ -110,6 +110,19 @@ def database(node):
     return os.path.join(node.data_dir, "pushnode.sqlite")
 
 
+def queued_deliveries(db):
+    """Every delivery a SQLite store still holds, as (notification id, registration id, provider,
+    state) rows: outbox rows (state 0 queued, 1 claimed) and the ids of the recipient chunks no claim
+    has expanded yet (state None). `db` is an open sqlite3 connection."""
+    rows = db.execute("SELECT n.id, o.registration, o.provider, o.state FROM outbox o "
+                      "JOIN notifications n ON n.seq = o.notification").fetchall()
+    for notification, registrations, provider in db.execute(
+            "SELECT n.id, c.registrations, c.provider FROM recipient_chunks c "
+            "JOIN notifications n ON n.seq = c.notification").fetchall():
+        rows += [(notification, registration, provider, None) for registration in registrations.split(",")]
+    return rows
+
+
 def webpush_token(device_id, endpoint=None, **extra) -> dict:
     p256dh, auth = webpush_keys()
     body = {"deviceId": device_id, "platform": "webpush",

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from anysync_client import (DRPCError, HandshakeRefused, Session, decode_subscriptions, notify_request, raw_public,
                             set_token_request, sha256_hex, topics_request)
 from pushnode_signatures import sign_with_library
+from nodeclient import queued_deliveries
 from test_node_http import Node
 
 SPACE = ed25519.Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -114,8 +115,9 @@ def test_every_method_end_to_end(node):
     request = notify_request([topic("chats")], sha256_hex(b"k"), sealed, sender.account_key.sign(sealed), "group-1")
     assert sender.call("Notify", request) == b""
     with node.db() as db:
-        rows = db.execute("SELECT n.kind, n.groupId, o.provider FROM notifications n JOIN outbox o ON o.notification = n.seq").fetchall()
-    assert rows == [("message", "group-1", "webpush")]
+        kinds = dict(db.execute("SELECT id, kind || ' ' || groupId FROM notifications").fetchall())
+        rows = [(kinds[notification], provider) for notification, _, provider, _ in queued_deliveries(db)]
+    assert rows == [("message group-1", "webpush")]
 
     # NotifySilent: own-identity topics only.
     own = topic(subscriber.account)

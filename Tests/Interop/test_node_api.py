@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from nodeclient import LOCAL_DELIVERY, Account, Space, b64, database, registration_id, webpush_token
+from nodeclient import LOCAL_DELIVERY, Account, Space, b64, database, queued_deliveries, registration_id, webpush_token
 from pushnode_node import Node
 
 GENEROUS = {"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "10000", "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "10000"}
@@ -37,11 +37,10 @@ def error(answer):
 
 
 def outbox_registrations(node, notification_id):
-    """The registration ids of the outbox rows of one notification."""
+    """The registration ids of the queued deliveries of one notification."""
     with sqlite3.connect(f"file:{database(node)}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT o.registration FROM outbox o JOIN notifications n ON n.seq = o.notification "
-                          "WHERE n.id = ?", (notification_id,)).fetchall()
-    return sorted(r[0] for r in rows)
+        rows = queued_deliveries(db)
+    return sorted(r[1] for r in rows if r[0] == notification_id)
 
 
 def register(node, account, device_id, **extra):

@@ -4,8 +4,9 @@ restarted node serves from the same file and still holds them, claimable again. 
 closed loopback ports, so the delivery engine's attempts are refused and the rows stay queued."""
 import sqlite3
 import threading
+import time
 
-from nodeclient import LOCAL_DELIVERY, Account, Space, database, webpush_token
+from nodeclient import LOCAL_DELIVERY, Account, Space, database, queued_deliveries, webpush_token
 from pushnode_node import Node
 
 ENV = {"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "10000", "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "10000", **LOCAL_DELIVERY}
@@ -14,12 +15,11 @@ ENV = {"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "10000", "PUSHNODE_RATE_LIMITS
 def outbox(db_path):
     """{notification id: sorted registration ids} and the row states, read-only."""
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT n.id, o.registration, o.state FROM outbox o "
-                          "JOIN notifications n ON n.seq = o.notification").fetchall()
+        rows = queued_deliveries(db)
     by_id = {}
-    for notification, registration, _ in rows:
+    for notification, registration, _, _ in rows:
         by_id.setdefault(notification, []).append(registration)
-    return {k: sorted(v) for k, v in by_id.items()}, {state for _, _, state in rows}
+    return {k: sorted(v) for k, v in by_id.items()}, {state for _, _, _, state in rows}
 
 
 def populate(node, readers=3, devices=2):
@@ -46,8 +46,9 @@ def test_a_200_survives_kill_9_and_restart(pushnode_bin, tmp_path):
     assert status == 200
     assert node.kill() == -9
     rows, states = outbox(db_path)
-    # Queued (0), or claimed (1) by the delivery engine whose refused attempt had not been rescheduled yet.
-    assert rows == {answer["id"]: registrations} and states <= {0, 1}
+    # Unexpanded (None), queued (0), or claimed (1) by the delivery engine whose refused attempt had
+    # not been rescheduled yet.
+    assert rows == {answer["id"]: registrations} and states <= {None, 0, 1}
 
     again = Node(pushnode_bin, env=ENV, data_dir=data)
     try:
@@ -115,3 +116,65 @@ def test_sigterm_at_any_moment_after_ready_shuts_down_cleanly(pushnode_bin):
         node = Node(pushnode_bin)
         assert node.stop() == 0, "".join(node.log)
         assert "event=shutdown stage=done" in "".join(node.log)
+
+
+def expansion_state(db_path):
+    """What a kill left in the file, per notification id: [registration id, expanded?] of each
+    delivery still held, its `pending`, and how many of its deliveries finished (any outcome)."""
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
+        rows = queued_deliveries(db)
+        pending = dict(db.execute("SELECT id, pending FROM notifications").fetchall())
+        finished = dict(db.execute("SELECT notificationId, sum(count) FROM delivery_outcomes GROUP BY notificationId").fetchall())
+    held = {}
+    for notification, registration, _, state in rows:
+        held.setdefault(notification, []).append((registration, state is not None))
+    return held, pending, finished
+
+
+def assert_each_delivery_once(db_path, accepted, registrations):
+    """Every recipient of every accepted Notify is held exactly once (unexpanded or as an outbox
+    row) or finished with an outcome, and `pending` counts what is held. Returns, per notification,
+    how many of the held deliveries are expanded."""
+    held, pending, finished = expansion_state(db_path)
+    expanded = {}
+    for notification in accepted:
+        ids = [registration for registration, _ in held.get(notification, [])]
+        assert len(ids) == len(set(ids)), f"{notification}: a delivery is held twice"
+        assert set(ids) <= set(registrations)
+        assert len(ids) + finished.get(notification, 0) == len(registrations), (notification, len(ids), finished.get(notification))
+        assert pending.get(notification, 0) == len(ids)
+        expanded[notification] = sum(flag for _, flag in held.get(notification, []))
+    return expanded
+
+
+def test_kill_9_while_claims_expand_a_fan_out_keeps_every_delivery_once(pushnode_bin, tmp_path):
+    """A fan-out of 600 is stored as three recipient chunks; the delivery engine's claims expand
+    them into outbox rows (every attempt is refused, a closed port, and waits the 10 min backoff;
+    a restart releases the claims of the killed process, so some deliveries use up their attempts
+    and finish). The node is killed with SIGKILL at moments spread over the expansion, eight
+    times: each time every recipient of every accepted Notify is held exactly once or finished,
+    `pending` counts exactly those held, and a restarted node carries on from there."""
+    data = str(tmp_path / "data")
+    node = Node(pushnode_bin, env=ENV, data_dir=data)
+    db_path = database(node)
+    space, registrations = populate(node, readers=300, devices=2)
+    accepted, partial = [], 0
+    try:
+        for round_ in range(8):
+            sender = Account()
+            status, answer, _ = sender.call(node, "POST", "/v1/notify", sender.notify([space.topic("chats")]))
+            assert status == 200 and answer["queued"] == 600, answer
+            accepted.append(answer["id"])
+            time.sleep(0.002 * round_ * round_)  # 0 to 98 ms: before, during and after the expansion
+            assert node.kill() == -9
+            expanded = assert_each_delivery_once(db_path, accepted, registrations)
+            held = {n: len(ids) for n, ids in expansion_state(db_path)[0].items()}
+            partial += any(0 < expanded[n] < held.get(n, 0) for n in accepted)
+            print(f"kill {round_}: expanded/held per Notify", [(expanded[n], held.get(n, 0)) for n in accepted])
+            node = Node(pushnode_bin, env=ENV, data_dir=data)
+            assert node.json("GET", "/readyz")[0] == 200
+        # Some kill found a Notify with part of its deliveries expanded and part still in chunks.
+        assert partial > 0
+    finally:
+        node.stop()
+    assert_each_delivery_once(db_path, accepted, registrations)
