@@ -25,31 +25,36 @@ extension PostgresStore {
     @discardableResult
     static func expandChunks(where condition: String, _ values: [PGValue], upTo room: Int, nowMs: Int64, waiting: Bool = false,
                              db: PGConnection) throws -> Int {
+        // Waiting, every matching chunk is locked in one statement: after a wait, PostgreSQL drops
+        // a row the holder deleted, and with `LIMIT 1` that could end the loop while chunks remain.
+        let lock = waiting ? "FOR UPDATE" : "LIMIT 1 FOR UPDATE SKIP LOCKED"
         var expanded = 0
-        var skipped: [Int64] = []
+        var seen: [Int64] = []
         while expanded < room {
             let found = try db.query("""
                 SELECT id, notification, provider, registrations, created_at, expires_at FROM recipient_chunks
-                WHERE \(condition) AND NOT (id = ANY($\(values.count + 1)::bigint[])) ORDER BY id LIMIT 1 FOR UPDATE\(waiting ? "" : " SKIP LOCKED")
-                """, values + [.integerArray(skipped)])
+                WHERE \(condition) AND NOT (id = ANY($\(values.count + 1)::bigint[])) ORDER BY id \(lock)
+                """, values + [.integerArray(seen)])
             guard found.rowCount > 0 else { break }
-            let chunk = found.row(0)
-            let id = chunk.int64(0)
-            let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.text(3))
-            let createdAt = chunk.int64(4)
-            try db.run("""
-                INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
-                SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
-                """, [.integer(chunk.int64(1)), .text(chunk.text(2)), .integer(min(createdAt, nowMs)), .integer(createdAt),
-                      .integer(chunk.int64(5)), .textArray(taken)])
-            if rest.isEmpty {
-                try db.run("DELETE FROM recipient_chunks WHERE id = $1", [.integer(id)])
-            } else {
-                try db.run("UPDATE recipient_chunks SET registrations = $1, remaining = remaining - $2 WHERE id = $3",
-                           [.text(rest), .int(taken.count), .integer(id)])
+            for chunk in found.rows where expanded < room {
+                let id = chunk.int64(0)
+                seen.append(id)
+                let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.text(3))
+                let createdAt = chunk.int64(4)
+                try db.run("""
+                    INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
+                    SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
+                    """, [.integer(chunk.int64(1)), .text(chunk.text(2)), .integer(min(createdAt, nowMs)), .integer(createdAt),
+                          .integer(chunk.int64(5)), .textArray(taken)])
+                if rest.isEmpty {
+                    try db.run("DELETE FROM recipient_chunks WHERE id = $1", [.integer(id)])
+                } else {
+                    try db.run("UPDATE recipient_chunks SET registrations = $1, remaining = remaining - $2 WHERE id = $3",
+                               [.text(rest), .int(taken.count), .integer(id)])
+                }
+                expanded += taken.count
             }
-            expanded += taken.count
-            if taken.isEmpty { skipped.append(id) }  // an empty chunk text: nothing to take from it
+            if waiting { break }  // every match was in the one result
         }
         return expanded
     }

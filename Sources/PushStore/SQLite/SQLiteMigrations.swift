@@ -137,8 +137,12 @@ enum SQLiteMigrations {
 
     /// A notification's unclaimed recipients (`RecipientChunks`): up to 256 registration ids of one
     /// provider per row, expanded into outbox rows as they are claimed. Rows already in `outbox`
-    /// from an older build are claimed as before.
+    /// from an older build are claimed as before. The registrations' account index now covers the
+    /// fan-out query (account, platform, device, id: no table lookup per recipient) and still
+    /// serves the lookups by account and by (account, device).
     static let version5 = """
+        DROP INDEX registrations_by_account;
+        CREATE INDEX registrations_by_account_platform ON registrations(account, platform, deviceId, id);
         CREATE TABLE recipient_chunks (
             id            INTEGER PRIMARY KEY,
             notification  INTEGER NOT NULL,    -- notifications.seq

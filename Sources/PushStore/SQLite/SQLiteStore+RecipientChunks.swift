@@ -16,6 +16,23 @@ extension SQLiteStore {
         }
     }
 
+    /// Replaces the chunk `id` by chunks of at most `RecipientChunks.capacity` ids (the fan-out
+    /// SQL writes one per provider; a provider with more recipients than that is the rare case).
+    static func splitChunk(_ id: Int64, db: SQLiteConnection) throws {
+        guard let chunk = try db.queryFirst("""
+            DELETE FROM recipient_chunks WHERE id = ? RETURNING notification, provider, registrations, createdAt, expiresAt
+            """, [.integer(id)], { row in
+                (seq: row.int64(0), provider: row.text(1), registrations: row.text(2), createdAt: row.int64(3), expiresAt: row.int64(4))
+            })
+        else { return }
+        guard let provider = Provider(rawValue: chunk.provider) else {
+            throw StoreError.corruptRecord("unknown provider \(chunk.provider)")
+        }
+        let ids = RecipientChunks.take(.max, from: chunk.registrations).taken
+        try insertChunks(of: ids.map { Delivery(registrationId: $0, provider: provider) }, notification: chunk.seq,
+                         createdAt: chunk.createdAt, expiresAt: chunk.expiresAt, db: db)
+    }
+
     /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
     /// `recipient_chunks`, with `values`), oldest chunk first, into queued outbox rows due at
     /// their notification's creation (or `nowMs`, if that is earlier). A chunk taken whole is
