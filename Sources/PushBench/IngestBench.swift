@@ -24,9 +24,12 @@ enum IngestBench {
         var fill: Int?
         /// `--portable 1`: Notify through the store's portable fan-out (recipients into Swift), for before/after.
         var portable = false
+        /// `--others N`: N more subscriptions, of 1,000 other accounts to topics of other spaces
+        /// (none of them a recipient): the store the Notify searches is that much bigger.
+        var others = 0
     }
 
-    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--devices D] [--fill ROWS] [--portable 1]"
+    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--devices D] [--fill ROWS] [--portable 1] [--others SUBSCRIPTIONS]"
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -40,6 +43,7 @@ enum IngestBench {
             case "--devices": options.devices = value
             case "--fill": options.fill = value
             case "--portable": options.portable = value == 1
+            case "--others": options.others = value
             default: return nil
             }
         }
@@ -73,7 +77,7 @@ enum IngestBench {
         let perClient = max(1, options.requests / options.clients)
         print("== ingest: \(options.clients) keep-alive loopback clients, \(perClient * options.clients) signed Notify requests, "
               + "\(options.topics) topics, \(options.accounts) subscribed accounts × \(options.devices) webpush devices "
-              + "(fan-out \(options.accounts * options.devices)), SQLite group commit")
+              + "(fan-out \(options.accounts * options.devices)), \(options.others) other subscriptions, SQLite group commit")
         let senders = (0..<options.clients).map { _ in AccountKey.generate() }
         let port = node.port
         // Warm-up (not timed): connections, topic-signature cache, SQLite page cache.

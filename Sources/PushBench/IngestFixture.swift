@@ -45,10 +45,22 @@ final class IngestFixture: @unchecked Sendable {
             }
             _ = try service.subscribeAll(SubscribeRequest(topics: topics), caller: account.accountID)
         }
+        try Self.subscribeOthers(options.others, store: store)
         fanOut = options.accounts * options.devices
         self.store = store
         self.service = service
         isPortable = portable
+    }
+
+    /// `count` subscriptions of 1,000 accounts with no registration to topics of other spaces.
+    private static func subscribeOthers(_ count: Int, store: SQLiteStore) throws {
+        guard count > 0 else { return }
+        let accounts = 1000
+        let spaces = try (0..<50).map { _ in try SpaceKey(publicKey: Ed25519.KeyPair().publicKey) }
+        for account in 0..<accounts {
+            let topics = (0..<(count / accounts)).map { TopicRef(spaceKey: spaces[$0 % spaces.count], topic: "other-\($0)") }
+            _ = try store.replaceSubscriptions(ofAccount: "other-account-\(account)", with: topics, limit: .max)
+        }
     }
 
     /// Closes the setup store so the node can open the file.
