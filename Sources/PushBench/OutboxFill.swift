@@ -34,7 +34,7 @@ enum OutboxFill {
         let depth = try fixture.store!.outboxStatistics().values.reduce(0) { $0 + $1.depth }
         let sizes = fixture.fileSizes
         let rss = residentBytes()
-        print(String(format: "filled %d outbox rows in %.1f s (%.0f Notify/s, %.0f rows/s)", depth, seconds,
+        print(String(format: "filled %d queued deliveries in %.1f s (%.0f Notify/s, %.0f rows/s)", depth, seconds,
                      Double(perClient * clients) / seconds, Double(depth) / seconds))
         print(String(format: "SQLite file %.1f MiB + WAL %.1f MiB = %.0f bytes/row", mib(sizes.database), mib(sizes.wal),
                      Double(sizes.database + sizes.wal) / Double(max(depth, 1))))
