@@ -13,7 +13,7 @@ final class AnySyncListener: @unchecked Sendable {
         guard fd >= 0 else { throw AnySyncDoor.StartError(description: "anysync.listen: socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = resolved.withSockaddr { bind(fd, $0, socklen_t(resolved.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)) }
+        let bound = resolved.withSockaddr { bind(fd, $0, resolved.length) }
         guard bound == 0, listen(fd, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)

@@ -42,16 +42,17 @@ package struct DeliveryJob: Sendable, Equatable {
         package var platform: Platform
         /// FCM registration token, hex APNs/PushKit token, or the Web Push endpoint URL.
         package var token: String
-        /// Web Push only: base64url uncompressed P-256 point of the subscriber.
-        package var p256dh: String?
-        /// Web Push only: base64url 16-byte auth secret.
-        package var auth: String?
+        /// Web Push only: the subscriber's uncompressed P-256 point, as stored (raw bytes: the
+        /// gateway encrypts with them, so they are never encoded on the way).
+        package var p256dh: [UInt8]?
+        /// Web Push only: the 16-byte auth secret.
+        package var auth: [UInt8]?
         package var appId: String
         /// `production` or `development` for `apns`/`apns_voip`, empty for the rest.
         package var environment: String
 
-        package init(registrationId: String, platform: Platform, token: String, p256dh: String? = nil,
-                    auth: String? = nil, appId: String = "default", environment: String = "") {
+        package init(registrationId: String, platform: Platform, token: String, p256dh: [UInt8]? = nil,
+                    auth: [UInt8]? = nil, appId: String = "default", environment: String = "") {
             self.registrationId = registrationId
             self.platform = platform
             self.token = token

@@ -24,7 +24,7 @@ extension OutboxEntry {
             outboxId: id, notificationId: record.id,
             registration: DeliveryJob.Registration(
                 registrationId: registration.id, platform: registration.platform, token: registration.token,
-                p256dh: registration.p256dh.map { Base64.encodeURL($0) }, auth: registration.auth.map { Base64.encodeURL($0) },
+                p256dh: registration.p256dh, auth: registration.auth,
                 appId: registration.appId, environment: registration.environment),
             kind: record.kind, message: message, groupId: record.groupId,
             createdAt: createdAt, expiresAt: expiresAt, attempts: max(0, attempts - 1))

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A resolved socket address to bind (IPv4 or IPv6), from a `ListenAddress`.
+/// A socket address (IPv4 or IPv6): resolved from a `ListenAddress` to bind, or built from an
+/// address literal to connect to.
 package struct SocketAddress {
     private var storage = sockaddr_storage()
     package let isIPv6: Bool
@@ -32,6 +33,33 @@ package struct SocketAddress {
     }
 
     private init(isIPv6: Bool) { self.isIPv6 = isIPv6 }
+
+    /// `address` at `port`.
+    package init(_ address: IPAddress, port: Int) {
+        let networkPort = in_port_t(UInt16(port).bigEndian)
+        switch address {
+        case .v4(let bytes):
+            isIPv6 = false
+            var inet = sockaddr_in()
+            inet.sin_family = sa_family_t(AF_INET)
+            inet.sin_port = networkPort
+            withUnsafeMutableBytes(of: &inet.sin_addr) { $0.copyBytes(from: bytes) }
+            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: inet) { raw.copyMemory(from: $0) } }
+        case .v6(let bytes):
+            isIPv6 = true
+            var inet6 = sockaddr_in6()
+            inet6.sin6_family = sa_family_t(AF_INET6)
+            inet6.sin6_port = networkPort
+            withUnsafeMutableBytes(of: &inet6.sin6_addr) { $0.copyBytes(from: bytes) }
+            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: inet6) { raw.copyMemory(from: $0) } }
+        }
+    }
+
+    /// The address family, for `socket(2)`.
+    package var family: Int32 { isIPv6 ? AF_INET6 : AF_INET }
+
+    /// The size of the address proper, for `bind(2)` and `connect(2)`.
+    package var length: socklen_t { socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size) }
 
     package func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>) -> R) -> R {
         withUnsafeBytes(of: storage) { raw in body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)) }

@@ -78,8 +78,8 @@ package enum TestPush {
         }
         let job = DeliveryJob(
             outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
-            registration: .init(registrationId: "test", platform: target.platform, token: target.token, p256dh: target.p256dh,
-                                auth: target.auth, environment: target.environment),
+            registration: .init(registrationId: "test", platform: target.platform, token: target.token, p256dh: target.p256dh.flatMap { try? Base64.decodeURL($0) },
+                                auth: target.auth.flatMap { try? Base64.decodeURL($0) }, environment: target.environment),
             kind: target.kind, message: nil, groupId: nil, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(target.ttl)))
         let request: OutboundRequest

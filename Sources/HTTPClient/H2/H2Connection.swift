@@ -122,29 +122,12 @@ final class H2Connection {
     }
 
     private static func openSocket(to address: IPAddress, port: Int) -> Int32 {
-        let family = address.octets.count == 4 ? AF_INET : AF_INET6
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socketAddress = SocketAddress(address, port: port)
+        let fd = socket(socketAddress.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -1 }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let rc: Int32
-        if family == AF_INET {
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
-            withUnsafeMutableBytes(of: &socketAddress.sin_addr) { $0.copyBytes(from: address.octets) }
-            rc = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        } else {
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = in_port_t(UInt16(port).bigEndian)
-            withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0.copyBytes(from: address.octets) }
-            rc = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        }
+        let rc = socketAddress.withSockaddr { connect(fd, $0, socketAddress.length) }
         guard rc == 0 || errno == EINPROGRESS else {
             Glibc.close(fd)
             return -1
@@ -371,12 +354,4 @@ final class H2Connection {
     }
 
     func receivedGoaway() { goingAway = true }
-}
-
-private extension IPAddress {
-    var octets: [UInt8] {
-        switch self {
-        case .v4(let bytes), .v6(let bytes): bytes
-        }
-    }
 }

@@ -65,8 +65,7 @@ package struct WebPushGateway: PushGateway {
         guard ttl >= 1 else { throw .expired }
         let origin = try EndpointOrigin(endpoint: job.registration.token)
         guard origin.scheme == "https" || allowsPlainHTTP, isRoutable(origin.host) else { throw .notRoutable }
-        guard let p256dhText = job.registration.p256dh, let authText = job.registration.auth,
-              let p256dh = try? Base64.decodeURL(p256dhText), let auth = try? Base64.decodeURL(authText),
+        guard let p256dh = job.registration.p256dh, let auth = job.registration.auth,
               p256dh.count == 65, p256dh[0] == 0x04, auth.count == 16 else { throw .invalidKeys }
 
         let plaintext = plaintext(for: job)

@@ -29,34 +29,40 @@ extension PostgresStore {
         // a row the holder deleted, and with `LIMIT 1` that could end the loop while chunks remain.
         let lock = waiting ? "FOR UPDATE" : "LIMIT 1 FOR UPDATE SKIP LOCKED"
         var expanded = 0
-        var seen: [Int64] = []
         while expanded < room {
             let found = try db.query("""
                 SELECT id, notification, provider, registrations, created_at, expires_at FROM recipient_chunks
-                WHERE \(condition) AND NOT (id = ANY($\(values.count + 1)::bigint[])) ORDER BY id \(lock)
-                """, values + [.integerArray(seen)])
+                WHERE \(condition) ORDER BY id \(lock)
+                """, values)
             guard found.rowCount > 0 else { break }
-            for chunk in found.rows where expanded < room {
-                let id = chunk.int64(0)
-                seen.append(id)
-                let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.text(3))
-                let createdAt = chunk.int64(4)
-                try db.run("""
-                    INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
-                    SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
-                    """, [.integer(chunk.int64(1)), .text(chunk.text(2)), .integer(min(createdAt, nowMs)), .integer(createdAt),
-                          .integer(chunk.int64(5)), .textArray(taken)])
-                if rest.isEmpty {
-                    try db.run("DELETE FROM recipient_chunks WHERE id = $1", [.integer(id)])
-                } else {
-                    try db.run("UPDATE recipient_chunks SET registrations = $1, remaining = remaining - $2 WHERE id = $3",
-                               [.text(rest), .int(taken.count), .integer(id)])
-                }
-                expanded += taken.count
+            var taken = 0
+            for chunk in found.rows where expanded + taken < room {
+                taken += try expand(chunk, upTo: room - expanded - taken, nowMs: nowMs, db: db)
             }
-            if waiting { break }  // every match was in the one result
+            expanded += taken
+            // Waiting, every match was in the one result; an empty chunk text gives nothing more.
+            if waiting || taken == 0 { break }
         }
         return expanded
+    }
+
+    /// Moves up to `room` ids of one locked chunk row into the outbox; returns how many.
+    private static func expand(_ chunk: PGRow, upTo room: Int, nowMs: Int64, db: PGConnection) throws -> Int {
+        let id = chunk.int64(0)
+        let (taken, rest) = RecipientChunks.take(room, from: chunk.text(3))
+        let createdAt = chunk.int64(4)
+        try db.run("""
+            INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
+            SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
+            """, [.integer(chunk.int64(1)), .text(chunk.text(2)), .integer(min(createdAt, nowMs)), .integer(createdAt),
+                  .integer(chunk.int64(5)), .textArray(taken)])
+        if rest.isEmpty {
+            try db.run("DELETE FROM recipient_chunks WHERE id = $1", [.integer(id)])
+        } else {
+            try db.run("UPDATE recipient_chunks SET registrations = $1, remaining = remaining - $2 WHERE id = $3",
+                       [.text(rest), .int(taken.count), .integer(id)])
+        }
+        return taken.count
     }
 
     /// Before a claim of `provider`: expands fresh deliveries into the room the due outbox rows

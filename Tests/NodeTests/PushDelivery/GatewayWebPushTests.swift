@@ -92,10 +92,10 @@ struct FailingAuthorizer: VAPIDAuthorizer {
         noKeys.registration.auth = nil
         #expect(throws: GatewayError.invalidKeys) { try build(noKeys) }
         var shortPoint = Fixtures.job(.webpush)
-        shortPoint.registration.p256dh = Fixtures.base64url(Array(Fixtures.p256dhBytes.prefix(33)))
+        shortPoint.registration.p256dh = Array(Fixtures.p256dhBytes.prefix(33))
         #expect(throws: GatewayError.invalidKeys) { try build(shortPoint) }
         var badAuth = Fixtures.job(.webpush)
-        badAuth.registration.auth = "not base64url!"
+        badAuth.registration.auth = Array(Fixtures.authBytes.prefix(15))
         #expect(throws: GatewayError.invalidKeys) { try build(badAuth) }
 
         var userinfo = Fixtures.job(.webpush)

@@ -31,9 +31,7 @@ struct RecipientChunkTests {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
         let expected = try populate(store, fcm: 400, apns: 200)
-        let fanOut = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
-        let result = try store.enqueue(notification("n1"), fanningOut: fanOut, to: [ref(1, "a")], caller: "S",
-                                       key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
+        let result = try accept("n1", on: store)
         #expect(result == EnqueueResult(.accepted("n1"), queued: 600))
         if kind != .memory {
             #expect(try fixture.count("recipient_chunks") == 3)
@@ -77,9 +75,7 @@ struct RecipientChunkTests {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
         _ = try populate(store, fcm: 300, apns: 0)
-        let fanOut = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
-        _ = try store.enqueue(notification("n1", ttl: 60), fanningOut: fanOut, to: [ref(1, "a")], caller: "S",
-                              key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
+        try accept("n1", ttl: 60, on: store)
         #expect(try store.purgeExpired(now: t0.addingTimeInterval(59)).deliveries == 0)
         var expired = 0
         while case let counts = try store.purgeExpired(now: t0.addingTimeInterval(61)), counts.deliveries > 0 {
@@ -98,9 +94,7 @@ struct RecipientChunkTests {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
         _ = try populate(store, fcm: 50, apns: 0)
-        let fanOut = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
-        _ = try store.enqueue(notification("n1", ttl: 60), fanningOut: fanOut, to: [ref(1, "a")], caller: "S",
-                              key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
+        try accept("n1", ttl: 60, on: store)
         let claim = try store.claimDue(provider: .fcm, limit: 100, now: t0.addingTimeInterval(61))
         #expect(claim.entries.isEmpty && claim.expired == 50)
         #expect(try store.notificationStatus(id: "n1", caller: "S")?.providers[.fcm]?.expired == 50)
@@ -113,9 +107,7 @@ struct RecipientChunkTests {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
         _ = try populate(store, fcm: 300, apns: 0)
-        let message = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
-        _ = try store.enqueue(notification("n1"), fanningOut: message, to: [ref(1, "a")], caller: "S",
-                              key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
+        try accept("n1", on: store)
         let inFlight = try store.claimDue(provider: .fcm, limit: 40, now: t0.addingTimeInterval(1)).entries
         #expect(inFlight.count == 40)
         let clear = FanOut(kind: .clear, enabledPlatforms: Set(Platform.allCases), replacesGroup: "g")
@@ -136,9 +128,7 @@ struct RecipientChunkTests {
     @Test(arguments: StoreKind.available) func aReopenAfterAPartialExpansionKeepsEveryDeliveryOnce(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind, claimLease: 30)
         _ = try populate(fixture.store, fcm: 300, apns: 0)
-        let fanOut = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
-        _ = try fixture.store.enqueue(notification("n1"), fanningOut: fanOut, to: [ref(1, "a")], caller: "S",
-                                      key: IdempotencyKey(bytes: [1]), duplicateSince: t0.addingTimeInterval(-60))
+        try accept("n1", on: fixture.store)
         let before = try fixture.store.claimDue(provider: .fcm, limit: 70, now: t0.addingTimeInterval(1)).entries
         try fixture.reopen()
         var ids = before.map(\.registration.id)
@@ -149,6 +139,14 @@ struct RecipientChunkTests {
         // The 70 claimed before the reopen come again (their lease ended), each once; the rest once.
         #expect(ids.count == 370)
         #expect(Set(ids).count == 300)
+    }
+
+    /// A message Notify `id` from caller "S" to the subscribers of topic (1, "a"), keyed by its id.
+    @discardableResult
+    private func accept(_ id: String, ttl: TimeInterval = 3600, on store: any PushStore) throws -> EnqueueResult {
+        let fanOut = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
+        return try store.enqueue(notification(id, ttl: ttl), fanningOut: fanOut, to: [ref(1, "a")], caller: "S",
+                                 key: IdempotencyKey(bytes: Array(id.utf8)), duplicateSince: t0.addingTimeInterval(-60))
     }
 
     /// `count` subscribers of topic (1, "a"), one device each, on FCM then APNs; their

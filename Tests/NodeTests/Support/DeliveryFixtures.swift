@@ -32,7 +32,7 @@ enum Fixtures {
                          environment: environment.isEmpty ? "production" : environment)
         case .webpush:
             return .init(registrationId: "r-webpush", platform: .webpush, token: endpoint,
-                         p256dh: base64url(p256dhBytes), auth: base64url(authBytes))
+                         p256dh: p256dhBytes, auth: authBytes)
         }
     }
 
@@ -50,12 +50,6 @@ enum Fixtures {
             expiresAt: now.addingTimeInterval(ttl),
             attempts: attempts
         )
-    }
-
-    static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 
     /// Parses a body as a JSON object (fails the test's expectation with an empty dictionary).
