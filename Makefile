@@ -98,8 +98,8 @@ sanitize: test-deps venv
 	if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory sanitize-address sanitize-thread || exit $$?; \
 	else \
 	  pgdir=$$(mktemp -d /tmp/pushnode-pg.XXXXXX); \
-	  trap 'Tests/Support/pg-cluster.sh stop '"$$pgdir" EXIT; \
-	  url=$$(Tests/Support/pg-cluster.sh start "$$pgdir") || exit 1; \
+	  trap 'Tests/pg-cluster.sh stop '"$$pgdir" EXIT; \
+	  url=$$(Tests/pg-cluster.sh start "$$pgdir") || exit 1; \
 	  PUSHNODE_TEST_PG_URL="$$url" $(MAKE) --no-print-directory sanitize-address sanitize-thread || exit $$?; \
 	fi; \
 	echo "make sanitize: clean in $$(( $$(date +%s) - start )) s"
@@ -112,13 +112,13 @@ sanitize-thread: test-deps venv
 	swift build --build-tests --sanitize=thread --build-path .build/tsan $(SWIFT_BUILD_FLAGS)
 	$(SANITIZE_ENV) TSAN_OPTIONS=halt_on_error=1 swift test --skip-build --disable-xctest --sanitize=thread --build-path .build/tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 
-## Everything, on SQLite and on a throwaway PostgreSQL cluster (Tests/Support/pg-cluster.sh) whose
+## Everything, on SQLite and on a throwaway PostgreSQL cluster (Tests/pg-cluster.sh) whose
 ## URL both suites get as PUSHNODE_TEST_PG_URL; an already set PUSHNODE_TEST_PG_URL is used as is.
 test: test-deps
 	@if [ -n "$$PUSHNODE_TEST_PG_URL" ]; then $(MAKE) --no-print-directory swift-test interop fuzz-short; exit $$?; fi; \
 	pgdir=$$(mktemp -d /tmp/pushnode-pg.XXXXXX); \
-	trap 'Tests/Support/pg-cluster.sh stop '"$$pgdir" EXIT; \
-	url=$$(Tests/Support/pg-cluster.sh start "$$pgdir") || exit 1; \
+	trap 'Tests/pg-cluster.sh stop '"$$pgdir" EXIT; \
+	url=$$(Tests/pg-cluster.sh start "$$pgdir") || exit 1; \
 	PUSHNODE_TEST_PG_URL="$$url" $(MAKE) --no-print-directory swift-test interop fuzz-short
 
 ## The release binary, built if it is missing (install and deb never rebuild one that exists).

@@ -1,6 +1,6 @@
 import HTTPClient
 
-// PushClient: the sender/subscriber library of pushnode (issue 5).
+// PushClient: the sender/subscriber library of pushnode (docs/client.md).
 //
 // - `Sender/`     PushSender: fire-and-forget Notify with a bounded queue, payload budgeting and retries;
 //                 `send(_:in:)` takes any bytes (`OutgoingPush`), the any chat calls are built on it.

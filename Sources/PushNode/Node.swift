@@ -18,7 +18,7 @@ import PushSupport
 package final class Node: Sendable {
     package static let version = NodeVersion.current
 
-    /// The parts built outside this module. The lead wires the real service here.
+    /// The parts built outside this module: `pushnode serve` passes the real ones, tests their own.
     package struct Dependencies: Sendable {
         /// Opens storage and builds the service (and delivery) for the enabled platforms; called
         /// once by `start`, with the node's metrics registry, log and storage health (for the service).

@@ -6,7 +6,7 @@ import PushStore
 import PushSupport
 
 /// The node's operations, independent of the transport that decoded and authenticated the request
-/// (the HTTP API now, the any-sync door later). Every rule of PROTOCOL §3–§4 lives here; the store
+/// (the HTTP API and the any-sync door call the same methods). Every rule of PROTOCOL §3–§4 lives here; the store
 /// only persists.
 ///
 /// Every method blocks the calling thread (store writes are group-committed) and may be called from

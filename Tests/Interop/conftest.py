@@ -32,13 +32,13 @@ def cli_json(binary, *args, stdin=b""):
 # --- Storage drivers -------------------------------------------------------------------------
 # Modules that set `RUN_ON_EVERY_STORE = True` run each test once per store: SQLite and PostgreSQL.
 # PostgreSQL is the test cluster named by PUSHNODE_TEST_PG_URL (`make test` starts one with
-# Tests/Support/pg-cluster.sh and sets it); without it every PostgreSQL test fails, never skips.
+# Tests/pg-cluster.sh and sets it); without it every PostgreSQL test fails, never skips.
 # In postgres mode every test gets a fresh database, and the nodes it starts find it through
 # PUSHNODE_STORAGE_DRIVER / PUSHNODE_STORAGE_URL in their environment.
 PG_URL = os.environ.get("PUSHNODE_TEST_PG_URL", "")
 STORE_DRIVERS = ["sqlite", "postgres"]
 PG_MISSING = ("PUSHNODE_TEST_PG_URL is unset: run the tests with `make test` (it starts a throwaway "
-              "PostgreSQL cluster), or start one with `Tests/Support/pg-cluster.sh start DIR` and set "
+              "PostgreSQL cluster), or start one with `Tests/pg-cluster.sh start DIR` and set "
               "PUSHNODE_TEST_PG_URL to the URL it prints")
 
 

@@ -1,4 +1,4 @@
-"""Two `pushnode serve` processes on one PostgreSQL database (Tests/Support/pg-cluster.sh; `make test`
+"""Two `pushnode serve` processes on one PostgreSQL database (Tests/pg-cluster.sh; `make test`
 sets PUSHNODE_TEST_PG_URL, and without it these tests fail): any node answers any request, from the
 shared registrations, subscriptions, idempotency records, replay window and VAPID key. The kill test
 kills one node with SIGKILL in the middle of deliveries: nothing lost, nothing sent by both at once."""

@@ -1,4 +1,4 @@
-"""Senders that are not any, end to end through the real binary and the mock providers (issue 14):
+"""Senders that are not any, end to end through the real binary and the mock providers:
 the independent Python sender in examples/python (it imports nothing of the node's Swift code nor
 of these tests' helpers) notifies a real `pushnode serve`, and what FCM receives is opened by the
 example's receiver; `pushnode client space new` + `client notify --payload-json` deliver a non-any

@@ -1,5 +1,5 @@
 """A database outage under a running node (PROTOCOL §3.2 `storage.unavailable`): the node runs on its
-own throwaway PostgreSQL cluster (Tests/Support/pg-cluster.sh, not the shared test cluster), which is
+own throwaway PostgreSQL cluster (Tests/pg-cluster.sh, not the shared test cluster), which is
 halted under signed traffic and resumed. While it is down every answer is 503 `storage.unavailable`
 with `Retry-After` — never a 4xx, which would make a client drop its message (the replay window lives
 in the database; its failure once answered 401 `auth.replayed`) — and `/readyz` is 503; once it is
@@ -15,7 +15,7 @@ from pushnode_node import Node, wait_for
 from pushnode_signatures import sign_with_library
 from test_multinode import SENDER, SUBSCRIBER, notify_document, signed, topic
 
-PG_CLUSTER = os.path.join(os.path.dirname(__file__), "..", "Support", "pg-cluster.sh")
+PG_CLUSTER = os.path.join(os.path.dirname(__file__), "..", "pg-cluster.sh")
 
 
 def pg_cluster(command, directory):

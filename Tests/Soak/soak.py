@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The soak (issue 13, PROTOCOL §4.3 "a 200 is never lost, even on kill -9"): the real
+"""The soak (PROTOCOL §4.3 "a 200 is never lost, even on kill -9"): the real
 `pushnode serve` against the mock providers (Tests/Mocks, FCM), senders calling Notify at a steady
 rate, `kill -9` of the node every 1.5–4 s (randomized) and a restart on the same store, and on
 PostgreSQL a database stop/start (`pg-cluster.sh halt`/`resume`) in the middle. At the end an
@@ -35,7 +35,7 @@ from nodeclient import Account, Space  # noqa: E402
 from node_process import NodeProcess  # noqa: E402
 from senders import Ledger, Sender  # noqa: E402
 
-PG_CLUSTER = os.path.join(ROOT, "Tests", "Support", "pg-cluster.sh")
+PG_CLUSTER = os.path.join(ROOT, "Tests", "pg-cluster.sh")
 
 
 def arguments(argv=None):

@@ -2,7 +2,7 @@ import Foundation
 @testable import PushStore
 
 /// A schema of its own on the test cluster `PUSHNODE_TEST_PG_URL` names (`make test` starts one
-/// with Tests/Support/pg-cluster.sh); dropped when the value goes away.
+/// with Tests/pg-cluster.sh); dropped when the value goes away.
 final class PGTestDatabase: @unchecked Sendable {
     /// The cluster's URL, or nil (then PostgreSQL tests are skipped, with a note on stderr).
     static let baseURL: String? = {
