@@ -40,6 +40,14 @@ package struct HTTPClientConfiguration: Sendable {
     /// which measured 5–8× libcurl 7.88's multi interface here (`PushBench http --engine`);
     /// `http://`, proxied and HTTP/1.1-only origins always go through libcurl.
     package var httpsEngine: HTTPSEngine
+    /// An HTTP/2 connection that has carried no stream for this long is closed (nghttp2 engine).
+    package var idleConnectionTimeout: Duration
+    /// An HTTP/2 connection with streams in flight and no frame for this long is sent a PING;
+    /// when its ACK is `pingTimeout` late the connection is lost, and its streams are sent
+    /// again like those of any lost connection (nghttp2 engine). A silently dead connection is
+    /// found this way rather than by each request's timeout.
+    package var pingAfterQuiet: Duration
+    package var pingTimeout: Duration
 
     /// The implementations of HTTPS requests.
     package enum HTTPSEngine: String, Sendable {
@@ -58,7 +66,10 @@ package struct HTTPClientConfiguration: Sendable {
         handlePoolSize: Int = 256,
         refusePrivateAddresses: Bool = false,
         proxy: String? = nil,
-        httpsEngine: HTTPSEngine = .nghttp2
+        httpsEngine: HTTPSEngine = .nghttp2,
+        idleConnectionTimeout: Duration = .seconds(90),
+        pingAfterQuiet: Duration = .seconds(10),
+        pingTimeout: Duration = .seconds(5)
     ) {
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
@@ -71,6 +82,9 @@ package struct HTTPClientConfiguration: Sendable {
         self.refusePrivateAddresses = refusePrivateAddresses
         self.proxy = proxy
         self.httpsEngine = httpsEngine
+        self.idleConnectionTimeout = idleConnectionTimeout
+        self.pingAfterQuiet = pingAfterQuiet
+        self.pingTimeout = pingTimeout
     }
 }
 

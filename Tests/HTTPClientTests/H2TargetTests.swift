@@ -37,12 +37,12 @@ import Testing
 /// The engine's per-origin FIFO.
 @Suite struct RequestQueueTests {
     private func request(_ n: Int) -> H2Request {
-        H2Request(request: ClientRequest(url: "https://a.example/\(n)"), target: H2Target.parse("https://a.example/\(n)")!,
+        H2Request(id: UInt64(n), request: ClientRequest(url: "https://a.example/\(n)"), target: H2Target.parse("https://a.example/\(n)")!,
                   deadline: .now + .seconds(60), cancellation: nil, completion: { _ in })
     }
 
     @Test func keepsOrderWithRetriesInFrontAndForgetsWhatItHandedOut() {
-        var queue = RequestQueue()
+        var queue = RequestQueue<H2Request>()
         weak var handedOut: H2Request?
         do {
             let first = request(0)

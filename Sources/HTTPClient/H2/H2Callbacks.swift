@@ -41,7 +41,9 @@ enum H2Callbacks {
         case NGHTTP2_SETTINGS.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
             connection.receivedSettings()
         case NGHTTP2_GOAWAY.rawValue:
-            connection.receivedGoaway()
+            connection.receivedGoaway(lastStreamID: frame.pointee.goaway.last_stream_id)
+        case NGHTTP2_PING.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
+            connection.receivedPingAck()
         default: break
         }
         return 0

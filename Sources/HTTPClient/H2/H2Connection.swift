@@ -6,22 +6,25 @@ import PushNet
 /// What a connection tells the engine. Called on the engine's thread, never from inside an
 /// nghttp2 callback (the connection collects and reports after `mem_recv` returns).
 protocol H2ConnectionDelegate: AnyObject {
-    /// The handshake is done and the server's SETTINGS arrived: streams may be opened.
-    func connectionBecameReady(_ connection: H2Connection)
-    /// A stream ended: answered, reset by the server, or refused.
-    func connection(_ connection: H2Connection, ended request: H2Request, _ end: H2StreamEnd)
-    /// The connection is gone; `unanswered` were on it without a final answer.
+    /// Something arrived, in the order it did.
+    func connection(_ connection: H2Connection, reported event: H2ConnectionEvent)
+    /// The connection is gone; `unanswered` were on it without a complete answer.
     func connectionClosed(_ connection: H2Connection, unanswered: [H2Request], error: TransportError)
     /// The server chose HTTP/1.1 in ALPN: the origin's requests go to libcurl.
     func connectionSpeaksHTTP1(_ connection: H2Connection)
 }
 
-/// How a stream ended.
-enum H2StreamEnd {
-    case answered
-    /// RST_STREAM (or a GOAWAY that left it unprocessed) with this HTTP/2 error code.
-    case reset(UInt32)
-    case tooLarge
+/// What a connection reports after nghttp2 has read a batch of bytes.
+enum H2ConnectionEvent {
+    /// Bytes arrived (reported once per read, before what they carried).
+    case heard
+    /// The server's SETTINGS, with its `SETTINGS_MAX_CONCURRENT_STREAMS` now in force.
+    case settings(maxConcurrentStreams: Int)
+    /// A stream ended (`stream` is the one it ended on: the request may be on another by the
+    /// time this is handled).
+    case ended(H2Request, stream: Int32, H2PoolStateMachine.StreamEnd)
+    case goaway(lastStreamID: Int32)
+    case pingAcknowledged
 }
 
 /// One TLS connection speaking HTTP/2 through nghttp2: non-blocking connect over the resolved
@@ -34,13 +37,8 @@ final class H2Connection {
     let target: H2Target
     private(set) var state = State.connecting
     private(set) var fd: Int32 = -1
-    /// The server sent GOAWAY: no new streams; the ones below its last stream id finish.
-    private(set) var goingAway = false
-    private(set) var settingsReceived = false
     /// Requests on open streams, by stream id.
     private(set) var streams: [Int32: H2Request] = [:]
-    let openedAt: ContinuousClock.Instant
-    var lastActive: ContinuousClock.Instant
 
     private unowned let delegate: any H2ConnectionDelegate
     private let tls: TLSClientContext
@@ -53,20 +51,16 @@ final class H2Connection {
     /// The TLS layer asked for the socket to become writable (handshake or a renegotiating read).
     private var tlsWantsWrite = false
     /// Reported from nghttp2 callbacks, handed to the delegate after the call returns.
-    private var ended: [(H2Request, H2StreamEnd)] = []
-    /// Set by the first SETTINGS; the delegate is told once `mem_recv` returned.
-    private var readyPending = false
+    private var events: [H2ConnectionEvent] = []
 
     init(id: UInt64, target: H2Target, addresses: [IPAddress], tls: TLSClientContext, configuration: HTTPClientConfiguration,
-         delegate: any H2ConnectionDelegate, now: ContinuousClock.Instant) {
+         delegate: any H2ConnectionDelegate) {
         self.id = id
         self.target = target
         self.addresses = addresses
         self.tls = tls
         self.configuration = configuration
         self.delegate = delegate
-        openedAt = now
-        lastActive = now
     }
 
     deinit {
@@ -75,17 +69,7 @@ final class H2Connection {
         if fd >= 0 { Glibc.close(fd) }
     }
 
-    // MARK: Capacity
-
-    /// Streams this connection may open now (0 until the server's SETTINGS arrived).
-    var freeStreams: Int {
-        guard state == .open, settingsReceived, !goingAway, let session else { return 0 }
-        let remote = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
-        return max(0, min(remote, configuration.maxConcurrentStreams) - streams.count)
-    }
-
-    /// Still able to carry requests, now or once it is open.
-    var isUsable: Bool { state != .closed && !goingAway }
+    // MARK: Polling
 
     /// The epoll events to wait for.
     var interest: UInt32 {
@@ -138,7 +122,7 @@ final class H2Connection {
     // MARK: Events
 
     /// Handles what epoll reported; then reports to the delegate.
-    func handle(events: UInt32, now: ContinuousClock.Instant) {
+    func handle(events: UInt32) {
         switch state {
         case .connecting: finishConnect()
         case .handshaking: handshake()
@@ -147,7 +131,6 @@ final class H2Connection {
             if state == .open { flush() }
         case .closed: break
         }
-        lastActive = now
         report()
     }
 
@@ -219,15 +202,21 @@ final class H2Connection {
 
     // MARK: Streams
 
-    /// Opens a stream for the request (the caller checked `freeStreams`); false when nghttp2
-    /// refused it.
-    func submit(_ request: H2Request) -> Bool {
-        guard let session else { return false }
+    /// Opens a stream for the request (the pool checked the stream budget); its stream id, or
+    /// nil when nghttp2 refused it.
+    func submit(_ request: H2Request) -> Int32? {
+        guard let session else { return nil }
         let stream = H2Frames.submit(request, on: session, userAgent: configuration.userAgent)
-        guard stream > 0 else { return false }
+        guard stream > 0 else { return nil }
         request.startAttempt(stream: stream)
         streams[stream] = request
-        return true
+        return stream
+    }
+
+    /// Queues a PING (sent with the next flush); its ACK is reported as `.pingAcknowledged`.
+    func ping() {
+        guard let session else { return }
+        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
     }
 
     /// Resets the request's stream and forgets it (a timeout or a cancellation).
@@ -270,6 +259,7 @@ final class H2Connection {
 
     private func read() {
         guard let ssl, let session else { return }
+        var heard = false
         while state == .open {
             let count = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count <= 0 {
@@ -280,6 +270,10 @@ final class H2Connection {
                     return
                 default: return fail(.connectionReset)  // EOF or a TLS alert
                 }
+            }
+            if !heard {
+                heard = true
+                events.append(.heard)
             }
             let used = readBuffer.withUnsafeBytes { nghttp2_session_mem_recv(session, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int(count)) }
             if used < 0 { return fail(.connectionReset) }
@@ -309,17 +303,12 @@ final class H2Connection {
         close(error)
     }
 
-    /// Hands what happened inside nghttp2's callbacks to the delegate: ended streams, then
-    /// readiness (the first SETTINGS).
+    /// Hands what happened inside nghttp2's callbacks to the delegate, in order.
     private func report() {
-        while !ended.isEmpty {
-            let batch = ended
-            ended.removeAll()
-            for (request, end) in batch { delegate.connection(self, ended: request, end) }
-        }
-        if readyPending && state == .open {
-            readyPending = false
-            delegate.connectionBecameReady(self)
+        while !events.isEmpty {
+            let batch = events
+            events.removeAll()
+            for event in batch { delegate.connection(self, reported: event) }
         }
     }
 
@@ -338,20 +327,24 @@ final class H2Connection {
 
     func closed(stream: Int32, errorCode: UInt32) {
         guard let request = streams.removeValue(forKey: stream) else { return }
+        let end: H2PoolStateMachine.StreamEnd
         if request.exceededBodyCap {
-            ended.append((request, .tooLarge))
+            end = .tooLarge
         } else if request.answered && errorCode == NGHTTP2_NO_ERROR.rawValue {
-            ended.append((request, .answered))
+            end = .answered
         } else {
-            ended.append((request, .reset(errorCode)))
+            end = .reset(code: errorCode, afterAnswer: request.answered)
         }
+        events.append(.ended(request, stream: stream, end))
     }
 
     func receivedSettings() {
-        guard !settingsReceived else { return }
-        settingsReceived = true
-        readyPending = true
+        guard let session else { return }
+        let remote = nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
+        events.append(.settings(maxConcurrentStreams: Int(remote)))
     }
 
-    func receivedGoaway() { goingAway = true }
+    func receivedGoaway(lastStreamID: Int32) { events.append(.goaway(lastStreamID: lastStreamID)) }
+
+    func receivedPingAck() { events.append(.pingAcknowledged) }
 }

@@ -1,25 +1,15 @@
 import CNGHTTP2
-import Dispatch
 import Foundation
 import Glibc
 import PushNet
 import PushSupport
 
 /// The HTTP/2 engine: every `https://` request the client sends, over nghttp2 and OpenSSL on
-/// one epoll thread. Per origin it keeps up to `maxConnectionsPerHost` connections and a FIFO of
-/// requests waiting for a stream; a stream is opened only when the server's
-/// `SETTINGS_MAX_CONCURRENT_STREAMS` leaves room, so a request never waits inside a
-/// connection it cannot move out of.
-///
-/// A request whose stream ended before an answer — the connection died, a GOAWAY left it
-/// unprocessed, RST_STREAM — is sent again at once, ahead of the queue, on a connection that
-/// can take it (a fresh one when the old is gone): after `REFUSED_STREAM` (never processed, RFC
-/// 9113 §8.7) until it was refused `refusedAttempts` times, after any other loss once. Those
-/// retries are counted in
-/// `HTTPClientStats.retries`, apart from the answers.
-///
-/// An origin whose server picks HTTP/1.1 in ALPN is remembered, and its requests go to
-/// libcurl (`fallback`) from then on.
+/// one epoll thread. The pool's rules — stream budgets, when to open and close connections,
+/// re-sending lost streams, GOAWAY, PINGs, idle connections, the HTTP/1.1 handover — are
+/// `H2PoolStateMachine`'s; this class feeds it what the sockets and nghttp2 report and carries
+/// out its actions. Requests it hands over go to libcurl (`fallback`) with the time they have
+/// left.
 final class H2Engine: @unchecked Sendable {
     typealias Fallback = @Sendable (ClientRequest, CancellationFlag?, @escaping H2Request.Completion) -> Void
 
@@ -33,23 +23,11 @@ final class H2Engine: @unchecked Sendable {
 
     private struct Inbox {
         var submissions: [Submission] = []
-        var resolved: [(origin: String, resolution: HostResolution)] = []
+        var resolved: [(connection: UInt64, resolution: HostResolution)] = []
         var cancellationRequested = false
         var stopping = false
     }
 
-    /// One origin's connections and queue; on the engine's thread.
-    private final class Origin {
-        let target: H2Target
-        var connections: [H2Connection] = []
-        var waiting = RequestQueue()
-        var resolving = false
-        var speaksHTTP1 = false
-        init(target: H2Target) { self.target = target }
-    }
-
-    static let refusedAttempts = 3
-    static let lostAttempts = 2
     private static let sweepInterval: Duration = .milliseconds(100)
 
     private let configuration: HTTPClientConfiguration
@@ -58,18 +36,20 @@ final class H2Engine: @unchecked Sendable {
     private let fallback: Fallback
     private let inbox = Protected(Inbox())
     private let counters = Protected(HTTPClientStats())
-    private let exited = DispatchSemaphore(value: 0)
-    private let loopThread = Protected<pthread_t?>(nil)
+    private let thread = LoopThread()
     private let clock = ContinuousClock()
     private let epoll: Int32
     private let wakeFD: Int32
 
     // The engine thread's state.
-    private var origins: [String: Origin] = [:]
+    private var pool: H2PoolStateMachine
+    private var requests: [UInt64: H2Request] = [:]
     private var connections: [UInt64: H2Connection] = [:]
+    /// Where each origin's connections go (its first request's target).
+    private var targets: [String: H2Target] = [:]
     private var registered: [UInt64: (fd: Int32, events: UInt32)] = [:]
     private var touched: Set<UInt64> = []
-    private var nextID: UInt64 = 1
+    private var nextRequestID: UInt64 = 1
     private var lastSweep: ContinuousClock.Instant
 
     init(configuration: HTTPClientConfiguration, resolver: any HostResolving = SystemHostResolver(),
@@ -77,6 +57,7 @@ final class H2Engine: @unchecked Sendable {
         self.configuration = configuration
         self.resolver = resolver
         self.fallback = fallback
+        pool = H2PoolStateMachine(settings: .init(configuration))
         tls = try TLSClientContext(caFile: configuration.caFile)
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -87,13 +68,7 @@ final class H2Engine: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
-            loopThread.withLock { $0 = pthread_self() }
-            run()
-            exited.signal()
-        }
-        thread.name = "pushnode-h2"
-        thread.start()
+        thread.start(name: "pushnode-h2") { [self] in run() }
     }
 
     // MARK: Any thread
@@ -129,8 +104,7 @@ final class H2Engine: @unchecked Sendable {
         }
         guard !already else { return }
         wakeUp()
-        let onLoop = loopThread.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        if !onLoop { exited.wait() }
+        thread.waitForExit()
     }
 
     private func wakeUp() {
@@ -155,18 +129,13 @@ final class H2Engine: @unchecked Sendable {
                 for submission in batch { complete(submission.completion, .failure(.cancelled)) }
                 break
             }
-            var pumped: Set<String> = []
-            for submission in batch { accept(submission, into: &pumped) }
-            for (origin, resolution) in resolved { connect(origin, resolution) }
-            for origin in pumped { pump(origin) }
-            if cancelling { sweep(cancelling: true) }
+            for submission in batch { accept(submission) }
+            for (connection, resolution) in resolved { connect(connection, resolution) }
+            if cancelling { cancelFlagged() }
             syncTouched()
 
-            let idle = origins.values.allSatisfy { $0.waiting.isEmpty && $0.connections.allSatisfy { $0.streams.isEmpty } }
-            let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), idle ? 1000 : Int32(Self.sweepInterval.wholeMilliseconds))
-            }
-            let now = clock.now
+            let timeout = pool.isIdle ? 1000 : Int32(Self.sweepInterval.wholeMilliseconds)
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
             for index in 0..<max(0, Int(count)) {
                 let id = withUnsafePointer(to: &events[index]) { pushnode_epoll_data($0) }
                 let mask = withUnsafePointer(to: &events[index]) { pushnode_epoll_events($0) }
@@ -176,134 +145,124 @@ final class H2Engine: @unchecked Sendable {
                     continue
                 }
                 guard let connection = connections[id] else { continue }
-                connection.handle(events: mask, now: now)
+                connection.handle(events: mask)
                 touched.insert(id)
             }
+            let now = clock.now
             if now - lastSweep >= Self.sweepInterval {
                 lastSweep = now
-                sweep(cancelling: false)
+                cancelFlagged()
+                perform(pool.tick(now: now))
             }
             syncTouched()
         }
-        stopEverything()
+        perform(pool.stop())
+        Glibc.close(epoll)
+        Glibc.close(wakeFD)
     }
 
-    private func accept(_ submission: Submission, into pumped: inout Set<String>) {
+    private func accept(_ submission: Submission) {
         guard submission.request.headers.allSatisfy({ HeaderRules.isValid(name: $0.0) && HeaderRules.isValid(value: $0.1) }) else {
             return complete(submission.completion, .failure(.invalidHeader))
         }
-        let request = H2Request(request: submission.request, target: submission.target, deadline: submission.deadline,
-                                cancellation: submission.cancellation, completion: submission.completion)
-        if submission.cancellation?.isCancelled == true { return complete(request.completion, .failure(.cancelled)) }
-        let key = submission.target.origin
-        let origin = origins[key] ?? Origin(target: submission.target)
-        origins[key] = origin
-        origin.waiting.append(request)
-        pumped.insert(key)
+        if submission.cancellation?.isCancelled == true { return complete(submission.completion, .failure(.cancelled)) }
+        let request = H2Request(id: nextRequestID, request: submission.request, target: submission.target,
+                                deadline: submission.deadline, cancellation: submission.cancellation,
+                                completion: submission.completion)
+        nextRequestID += 1
+        requests[request.id] = request
+        let origin = submission.target.origin
+        if targets[origin] == nil { targets[origin] = submission.target }
+        perform(pool.submit(request.id, origin: origin, deadline: request.deadline, now: clock.now))
     }
 
-    /// Opens streams for the origin's waiting requests while its connections have room, and a
-    /// connection when none can take them and the origin has fewer than the limit.
-    private func pump(_ key: String) {
-        guard let origin = origins[key] else { return }
-        if origin.speaksHTTP1 { return handOver(origin) }
-        while !origin.waiting.isEmpty {
-            guard let connection = origin.connections.first(where: { $0.freeStreams > 0 }) else { break }
-            let request = origin.waiting.removeFirst()
-            if connection.submit(request) {
-                touched.insert(connection.id)
-            } else {
-                complete(request.completion, .failure(.other(code: -1, message: "nghttp2 refused the request")))
+    /// Fails the requests whose task was cancelled (and resets their streams).
+    private func cancelFlagged() {
+        let cancelled = requests.values.filter { $0.cancellation?.isCancelled == true }.map(\.id)
+        if !cancelled.isEmpty { perform(pool.cancel(cancelled, now: clock.now)) }
+    }
+
+    // MARK: Carrying out the pool's actions
+
+    private func perform(_ actions: [H2PoolStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .open(let id, let origin):
+                guard let target = targets[origin] else { continue }
+                open(id, target)
+            case .openStream(let id, let connectionID):
+                guard let request = requests[id], let connection = connections[connectionID] else { continue }
+                if let stream = connection.submit(request) {
+                    pool.streamOpened(id, on: connectionID, stream: stream)
+                    touched.insert(connectionID)
+                } else {
+                    perform(pool.streamNotOpened(id, on: connectionID, now: clock.now))
+                }
+            case .resetStream(let id, let connectionID):
+                guard let request = requests[id], let connection = connections[connectionID] else { continue }
+                connection.cancel(request)
+                touched.insert(connectionID)
+            case .succeed(let id):
+                guard let request = requests.removeValue(forKey: id) else { continue }
+                complete(request.completion, .success(request.response))
+            case .fail(let id, let error):
+                guard let request = requests.removeValue(forKey: id) else { continue }
+                complete(request.completion, .failure(error))
+            case .handOver(let id):
+                guard let request = requests.removeValue(forKey: id) else { continue }
+                handOver(request)
+            case .close(let id, let error):
+                connections[id]?.close(error)
+            case .ping(let id):
+                connections[id]?.ping()
+                touched.insert(id)
+            case .retried:
+                counters.withLock { $0.retries += 1 }
             }
         }
-        guard !origin.waiting.isEmpty, !origin.resolving else { return }
-        let usable = origin.connections.filter(\.isUsable)
-        let opening = usable.contains { $0.state != .open || !$0.settingsReceived }
-        guard !opening, usable.count < max(1, configuration.maxConnectionsPerHost) else { return }
-        open(origin, key: key)
     }
 
-    private func open(_ origin: Origin, key: String) {
-        if let address = origin.target.address {
-            return connect(key, .addresses([address]))
+    private func open(_ id: UInt64, _ target: H2Target) {
+        if let address = target.address {
+            return connect(id, .addresses([address]))
         }
-        origin.resolving = true
-        let host = origin.target.host
+        let host = target.host
         let resolver = self.resolver
         // getaddrinfo blocks: a thread of its own (once per new connection), not a pool thread
         // that callers blocking on an answer could all be holding.
         let thread = Thread { [self] in
             let resolution = resolver.resolve(host)
-            inbox.withLock { $0.resolved.append((key, resolution)) }
+            inbox.withLock { $0.resolved.append((id, resolution)) }
             wakeUp()
         }
         thread.name = "pushnode-h2-dns"
         thread.start()
     }
 
-    /// Starts a connection to the resolved addresses (the public ones only, when the client
-    /// refuses private addresses: the same `Transfer.isPubliclyRoutable` rule as libcurl's path).
-    private func connect(_ key: String, _ resolution: HostResolution) {
-        guard let origin = origins[key] else { return }
-        origin.resolving = false
-        guard case .addresses(let all) = resolution, !all.isEmpty else { return failWaiting(origin, .connectFailed) }
-        var addresses = all
-        if configuration.refusePrivateAddresses {
-            addresses = all.filter { address in
-                switch address {
-                case .v4(let bytes), .v6(let bytes): Transfer.isPubliclyRoutable(bytes)
-                }
-            }
-            if addresses.isEmpty { return failWaiting(origin, .forbiddenAddress) }
+    /// Starts the connection to the resolved addresses (the public ones only, when the client
+    /// refuses private addresses: the `AddressClass` rule libcurl's path applies too).
+    private func connect(_ id: UInt64, _ resolution: HostResolution) {
+        guard let origin = pool.connections[id]?.origin, let target = targets[origin] else { return }
+        guard case .addresses(let all) = resolution, !all.isEmpty else {
+            return perform(pool.connectFailed(id, .connectFailed, now: clock.now))
         }
-        let connection = H2Connection(id: nextID, target: origin.target, addresses: addresses, tls: tls,
-                                      configuration: configuration, delegate: self, now: clock.now)
-        nextID += 1
-        if let error = connection.start() { return failWaiting(origin, error) }
+        let addresses = configuration.refusePrivateAddresses ? all.filter { AddressClass.of($0).isPubliclyRoutable } : all
+        if addresses.isEmpty { return perform(pool.connectFailed(id, .forbiddenAddress, now: clock.now)) }
+        let connection = H2Connection(id: id, target: target, addresses: addresses, tls: tls,
+                                      configuration: configuration, delegate: self)
+        if let error = connection.start() { return perform(pool.connectFailed(id, error, now: clock.now)) }
         counters.withLock { $0.connectionsOpened += 1 }
-        origin.connections.append(connection)
-        connections[connection.id] = connection
-        touched.insert(connection.id)
+        connections[id] = connection
+        pool.connectionStarted(id, now: clock.now)
+        touched.insert(id)
     }
 
-    /// Fails every queued request of the origin (its connection could not be opened).
-    private func failWaiting(_ origin: Origin, _ error: TransportError) {
-        while !origin.waiting.isEmpty { complete(origin.waiting.removeFirst().completion, .failure(error)) }
-    }
-
-    /// The origin speaks HTTP/1.1: its requests go to libcurl with the time they have left.
-    private func handOver(_ origin: Origin) {
-        let now = clock.now
-        while !origin.waiting.isEmpty {
-            let request = origin.waiting.removeFirst()
-            var forwarded = request.request
-            forwarded.timeout = max(.milliseconds(1), request.deadline - now)
-            counters.withLock { $0.inFlight -= 1 }
-            fallback(forwarded, request.cancellation, request.completion)
-        }
-    }
-
-    /// Deadlines, cancellations and connection timeouts.
-    private func sweep(cancelling: Bool) {
-        let now = clock.now
-        for (key, origin) in origins {
-            for request in origin.waiting.remove(where: { now >= $0.deadline || $0.cancellation?.isCancelled == true }) {
-                complete(request.completion, .failure(request.cancellation?.isCancelled == true ? .cancelled : .timedOut))
-            }
-            for connection in origin.connections {
-                if connection.state != .open, now - connection.openedAt > configuration.connectTimeout {
-                    connection.close(.timedOut)
-                    continue
-                }
-                for request in connection.streams.values
-                where now >= request.deadline || (cancelling && request.cancellation?.isCancelled == true) {
-                    connection.cancel(request)
-                    touched.insert(connection.id)
-                    complete(request.completion, .failure(request.cancellation?.isCancelled == true ? .cancelled : .timedOut))
-                }
-            }
-            if origin.waiting.isEmpty && origin.connections.isEmpty && !origin.resolving { origins[key] = nil }
-        }
+    /// The origin speaks HTTP/1.1: the request goes to libcurl with the time it has left.
+    private func handOver(_ request: H2Request) {
+        var forwarded = request.request
+        forwarded.timeout = max(.milliseconds(1), request.deadline - clock.now)
+        counters.withLock { $0.inFlight -= 1 }
+        fallback(forwarded, request.cancellation, request.completion)
     }
 
     /// Flushes the connections that did something and brings epoll up to date with them.
@@ -335,128 +294,37 @@ final class H2Engine: @unchecked Sendable {
         registered[connection.id] = (connection.fd, interest)
     }
 
-    private func stopEverything() {
-        // Closing puts a connection's unanswered requests back in the queue: close, then fail the queues.
-        for origin in origins.values {
-            for connection in origin.connections { connection.close(.cancelled) }
-        }
-        for origin in origins.values { failWaiting(origin, .cancelled) }
-        origins.removeAll()
-        connections.removeAll()
-        Glibc.close(epoll)
-        Glibc.close(wakeFD)
-    }
-
     private func complete(_ completion: H2Request.Completion, _ result: Result<ClientResponse, TransportError>) {
         counters.withLock { $0.finish(result) }
         completion(result)
     }
-
-    /// Sends the request again ahead of its origin's queue, or fails it when it was refused or
-    /// lost too often (each kind counted apart: a refusal says nothing about the server).
-    private func retry(_ request: H2Request, refused: Bool) {
-        if refused { request.refusals += 1 } else { request.losses += 1 }
-        let allowed = refused ? request.refusals < Self.refusedAttempts : request.losses < Self.lostAttempts
-        guard allowed, clock.now < request.deadline, let origin = origins[request.target.origin] else {
-            return complete(request.completion, .failure(.connectionReset))
-        }
-        counters.withLock { $0.retries += 1 }
-        origin.waiting.prepend(request)
-    }
 }
 
 extension H2Engine: H2ConnectionDelegate {
-    func connectionBecameReady(_ connection: H2Connection) {
-        pump(connection.target.origin)
-    }
-
-    func connection(_ connection: H2Connection, ended request: H2Request, _ end: H2StreamEnd) {
-        switch end {
-        case .answered: complete(request.completion, .success(request.response))
-        case .tooLarge: complete(request.completion, .failure(.tooLarge))
-        case .reset(let code):
-            if request.answered {
-                complete(request.completion, .failure(.connectionReset))
-            } else {
-                retry(request, refused: code == NGHTTP2_REFUSED_STREAM.rawValue)
-            }
+    func connection(_ connection: H2Connection, reported event: H2ConnectionEvent) {
+        let now = clock.now
+        switch event {
+        case .heard: pool.heard(connection.id, now: now)
+        case .settings(let limit): perform(pool.settingsReceived(connection.id, maxConcurrentStreams: limit, now: now))
+        case .ended(let request, let stream, let end): perform(pool.streamEnded(request.id, on: connection.id, stream: stream, end, now: now))
+        case .goaway(let last): perform(pool.goaway(connection.id, lastStreamID: last, now: now))
+        case .pingAcknowledged: pool.pingAcknowledged(connection.id, now: now)
         }
-        pump(connection.target.origin)
     }
 
     func connectionClosed(_ connection: H2Connection, unanswered: [H2Request], error: TransportError) {
-        connections[connection.id] = nil
-        registered[connection.id] = nil
-        let key = connection.target.origin
-        guard let origin = origins[key] else { return }
-        origin.connections.removeAll { $0 === connection }
-        for request in unanswered {
-            if request.answered { complete(request.completion, .failure(.connectionReset)) } else { retry(request, refused: false) }
-        }
-        // A connection that never became ready failed to open: nothing waiting can go anywhere else.
-        if !connection.settingsReceived && origin.connections.allSatisfy({ !$0.isUsable }) {
-            failWaiting(origin, error)
-        }
-        pump(key)
+        forget(connection)
+        let answered = Set(unanswered.filter(\.answered).map(\.id))
+        perform(pool.closed(connection.id, error, answered: answered, now: clock.now))
     }
 
     func connectionSpeaksHTTP1(_ connection: H2Connection) {
+        forget(connection)
+        perform(pool.speaksHTTP1(connection.id, now: clock.now))
+    }
+
+    private func forget(_ connection: H2Connection) {
         connections[connection.id] = nil
         registered[connection.id] = nil
-        guard let origin = origins[connection.target.origin] else { return }
-        origin.connections.removeAll { $0 === connection }
-        origin.speaksHTTP1 = true
-        handOver(origin)
-    }
-}
-
-/// A FIFO of requests with cheap removal at the front and pushing back in front (a retry). A
-/// removed request's slot is cleared at once and the array compacted once half of it is spent,
-/// so a queue that never runs empty under steady load does not keep every request it carried.
-struct RequestQueue {
-    private var items: [H2Request?] = []
-    private var head = 0
-
-    var isEmpty: Bool { head == items.count }
-    var count: Int { items.count - head }
-
-    mutating func append(_ request: H2Request) { items.append(request) }
-
-    mutating func prepend(_ request: H2Request) {
-        if head > 0 {
-            head -= 1
-            items[head] = request
-        } else {
-            items.insert(request, at: 0)
-        }
-    }
-
-    mutating func removeFirst() -> H2Request {
-        let request = items[head]!
-        items[head] = nil
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return request
-    }
-
-    /// Removes and returns the requests matching `predicate`, keeping the others in order.
-    mutating func remove(where predicate: (H2Request) -> Bool) -> [H2Request] {
-        guard !isEmpty else { return [] }
-        var kept: [H2Request?] = []
-        var removed: [H2Request] = []
-        for case let request? in items[head...] {
-            if predicate(request) { removed.append(request) } else { kept.append(request) }
-        }
-        if !removed.isEmpty {
-            items = kept
-            head = 0
-        }
-        return removed
     }
 }

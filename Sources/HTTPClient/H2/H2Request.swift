@@ -3,6 +3,8 @@
 final class H2Request {
     typealias Completion = @Sendable (Result<ClientResponse, TransportError>) -> Void
 
+    /// Its key in `H2PoolStateMachine`.
+    let id: UInt64
     let request: ClientRequest
     let target: H2Target
     let deadline: ContinuousClock.Instant
@@ -11,9 +13,6 @@ final class H2Request {
 
     /// Streams opened so far for it.
     var attempts = 0
-    /// Of those, ended by `REFUSED_STREAM` (never processed) and by any other loss before an answer.
-    var refusals = 0
-    var losses = 0
     /// The stream of the current attempt (0 while queued).
     var streamID: Int32 = 0
     /// Body bytes handed to nghttp2 so far in this attempt.
@@ -24,8 +23,9 @@ final class H2Request {
     /// The response body passed the cap: the stream was reset.
     var exceededBodyCap = false
 
-    init(request: ClientRequest, target: H2Target, deadline: ContinuousClock.Instant, cancellation: CancellationFlag?,
+    init(id: UInt64, request: ClientRequest, target: H2Target, deadline: ContinuousClock.Instant, cancellation: CancellationFlag?,
          completion: @escaping Completion) {
+        self.id = id
         self.request = request
         self.target = target
         self.deadline = deadline

@@ -29,10 +29,8 @@ final class EventLoop: @unchecked Sendable {
     private let multi: CurlMulti
     private let inbox = Protected(Inbox())
     private let counters = Protected(HTTPClientStats())
-    private let exited = DispatchSemaphore(value: 0)
+    private let thread = LoopThread()
     private let clock = ContinuousClock()
-    /// Set once the loop thread is running; compared to avoid waiting on ourselves.
-    private let loopThreadID = Protected<pthread_t?>(nil)
 
     // Loop-thread state.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -56,13 +54,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop thread.
     func start() {
-        let thread = Thread { [self] in
-            loopThreadID.withLock { $0 = pthread_self() }
-            run()
-            exited.signal()
-        }
-        thread.name = "pushnode-http"
-        thread.start()
+        thread.start(name: "pushnode-http") { [self] in run() }
     }
 
     // MARK: - Any thread
@@ -107,10 +99,7 @@ final class EventLoop: @unchecked Sendable {
         }
         guard !alreadyStopping else { return }
         multi.wakeup()
-        let onLoopThread = loopThreadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        if !onLoopThread {
-            exited.wait()
-        }
+        thread.waitForExit()
     }
 
     // MARK: - Loop thread
