@@ -26,7 +26,8 @@ final class IngestFixture: @unchecked Sendable {
     init(directory: String, options: IngestBench.Options, portable: Bool = false) throws {
         self.directory = directory
         let store = try SQLiteStore(path: directory + "/" + Self.databaseName)
-        let service = PushService(store: portable ? PortableStore(store) : store, configuration: .init(enabledPlatforms: [.webpush]))
+        let service = PushService(registry: store, notifications: portable ? PortableStore(store) : store,
+                                  configuration: .init(enabledPlatforms: [.webpush]))
         let space = Ed25519.KeyPair()
         let spaceKey = try SpaceKey(publicKey: space.publicKey)
         topics = (0..<options.topics).map { index in

@@ -56,7 +56,7 @@ package final class DeliveryEngine: Sendable {
     }
 
     private let lanes: [Provider: ProviderLane]
-    private let store: any PushStore
+    private let store: any OutboxStore
     private let transport: any DeliveryTransport
     private let configuration: Configuration
     private let log: LogSink
@@ -68,7 +68,7 @@ package final class DeliveryEngine: Sendable {
     /// Tries per minute and the recent outcomes, for the status page.
     package let activity: DeliveryActivity
 
-    package init(store: any PushStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
+    package init(store: any OutboxStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
                 metrics: MetricsRegistry, log: LogSink, clock: EngineClock = .system) {
         let deliveryMetrics = DeliveryMetrics(registry: metrics)
         let providers = routes.map(\.gateway.provider)

@@ -43,7 +43,7 @@ package struct DeliveryMetrics: Sendable {
                                            300, 1800]
 
     /// Queue depth and oldest-entry age per provider, read from the store at scrape time.
-    package static func registerOutboxGauges<Store: PushStore>(registry: MetricsRegistry, providers: [Provider],
+    package static func registerOutboxGauges<Store: OutboxStore>(registry: MetricsRegistry, providers: [Provider],
                                                               store: Store, clock: EngineClock) {
         let snapshot: @Sendable (Store) -> [Provider: OutboxStatistics] = { (try? $0.outboxStatistics()) ?? [:] }
         registry.gauge("pushnode_outbox_depth", help: "Deliveries queued or in flight, per provider.",

@@ -11,7 +11,7 @@ import PushSupport
 /// the page: the page is most wanted when something is wrong.
 struct NodeStatusSource: Sendable {
     let engine: DeliveryEngine
-    let store: any PushStore
+    let store: any OutboxStore & StoreStatus
     /// `storage.driver`'s name (never the URL).
     let storageDriver: String
     let now: @Sendable () -> Date

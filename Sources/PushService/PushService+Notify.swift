@@ -60,7 +60,7 @@ extension PushService {
     private func permittedTopics(_ refs: [TopicRef], caller: AccountID) throws(ServiceError) -> [TopicRef] {
         var unique = Array(Set(refs))
         if configuration.requireSpaceRegistration && !unique.isEmpty {
-            let spaces = try stored(.read) { try store.spaces(ofAccount: caller.string) }
+            let spaces = try stored(.read) { try registry.spaces(ofAccount: caller.string) }
             unique.removeAll { !spaces.contains($0.spaceKey.string) }
         }
         return unique
@@ -72,7 +72,7 @@ extension PushService {
         let now = clock()
         let windowStart = now.addingTimeInterval(-Self.idempotencyWindow)
         // Fast path: a retry is answered without a write. The write checks again.
-        if let key, let first = try stored(.read, { try store.acceptedNotification(caller: caller.string, key: key, since: windowStart) }) {
+        if let key, let first = try stored(.read, { try notifications.acceptedNotification(caller: caller.string, key: key, since: windowStart) }) {
             count { $0.notificationsDuplicate += 1 }
             return NotifyResponse(id: first, duplicate: true)
         }
@@ -80,7 +80,7 @@ extension PushService {
             id: Self.newNotificationID(), kind: fanOut.kind, keyId: message?.keyId, payload: message?.payload,
             signature: message?.signature, groupId: groupId, createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
         let result = try stored(.write) {
-            try store.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key, duplicateSince: windowStart)
+            try notifications.enqueue(record, fanningOut: fanOut, to: topics, caller: caller.string, key: key, duplicateSince: windowStart)
         }
         switch result.outcome {
         case .accepted(let id):

@@ -10,7 +10,7 @@ extension PushService {
     /// same 404, so nothing tells an id of another account from none.
     package func notificationStatus(id: String, caller: AccountID) throws(ServiceError) -> NotificationStatusResponse {
         let isID = id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-        guard isID, let status = try stored(.read, { try store.notificationStatus(id: id, caller: caller.string) }) else {
+        guard isID, let status = try stored(.read, { try notifications.notificationStatus(id: id, caller: caller.string) }) else {
             throw .refused(.notificationNotFound, "no notification of the caller with that id")
         }
         var providers: [String: DeliveryCounts] = [:]

@@ -6,14 +6,14 @@ extension PushService {
     /// `POST /v1/spaces`: the space key must sign the caller's account id.
     package func createSpace(_ request: SpaceRequest, caller: AccountID) throws(ServiceError) -> EmptyResponse {
         try verify(request, caller: caller)
-        try stored(.write) { try store.addSpace(request.spaceKey.string, account: caller.string, at: clock()) }
+        try stored(.write) { try registry.addSpace(request.spaceKey.string, account: caller.string, at: clock()) }
         return EmptyResponse()
     }
 
     /// `POST /v1/spaces/remove`: same proof; also drops the caller's subscriptions in that space.
     package func removeSpace(_ request: SpaceRequest, caller: AccountID) throws(ServiceError) -> EmptyResponse {
         try verify(request, caller: caller)
-        try stored(.write) { try store.removeSpace(request.spaceKey.string, account: caller.string) }
+        try stored(.write) { try registry.removeSpace(request.spaceKey.string, account: caller.string) }
         return EmptyResponse()
     }
 

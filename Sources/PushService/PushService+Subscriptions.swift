@@ -8,7 +8,7 @@ extension PushService {
     package func subscribeAll(_ request: SubscribeRequest, caller: AccountID) throws(ServiceError) -> SubscriptionCountResponse {
         let refs = try checkedTopics(request.topics, caller: caller)
         return SubscriptionCountResponse(count: try withSubscriptionLimit {
-            try store.replaceSubscriptions(ofAccount: caller.string, with: refs, limit: limits.maxSubscriptions)
+            try registry.replaceSubscriptions(ofAccount: caller.string, with: refs, limit: limits.maxSubscriptions)
         })
     }
 
@@ -16,7 +16,7 @@ extension PushService {
     package func subscribe(_ request: SubscribeRequest, caller: AccountID) throws(ServiceError) -> SubscriptionCountResponse {
         let refs = try checkedTopics(request.topics, caller: caller)
         return SubscriptionCountResponse(count: try withSubscriptionLimit {
-            try store.addSubscriptions(ofAccount: caller.string, refs, limit: limits.maxSubscriptions)
+            try registry.addSubscriptions(ofAccount: caller.string, refs, limit: limits.maxSubscriptions)
         })
     }
 
@@ -26,12 +26,12 @@ extension PushService {
         for (index, ref) in request.topics.enumerated() {
             try shaped(ref.validate(at: "topics[\(index)]"))
         }
-        return SubscriptionCountResponse(count: try stored(.write) { try store.removeSubscriptions(ofAccount: caller.string, request.topics) })
+        return SubscriptionCountResponse(count: try stored(.write) { try registry.removeSubscriptions(ofAccount: caller.string, request.topics) })
     }
 
     /// `GET /v1/subscriptions`.
     package func subscriptions(caller: AccountID) throws(ServiceError) -> SubscriptionsResponse {
-        SubscriptionsResponse(topics: try stored(.read) { try store.subscriptions(ofAccount: caller.string) })
+        SubscriptionsResponse(topics: try stored(.read) { try registry.subscriptions(ofAccount: caller.string) })
     }
 
     /// Shape, count, signatures and (when required) space registration of topics to subscribe to.
@@ -42,7 +42,7 @@ extension PushService {
         }
         try verifySignatures(of: Array(topics.enumerated().map { ($0.offset, $0.element) }))
         if configuration.requireSpaceRegistration {
-            let spaces = try stored(.read) { try store.spaces(ofAccount: caller.string) }
+            let spaces = try stored(.read) { try registry.spaces(ofAccount: caller.string) }
             if let index = topics.firstIndex(where: { !spaces.contains($0.spaceKey.string) }) {
                 throw .invalid("topics[\(index)].spaceKey", "topics[\(index)].spaceKey is not a registered space")
             }

@@ -18,13 +18,13 @@ extension PushService {
             id: id, account: caller.string, deviceId: request.deviceId, platform: request.platform,
             token: normalized.token, p256dh: normalized.p256dh, auth: normalized.auth, appId: normalized.appId,
             environment: normalized.environment, createdAt: now, updatedAt: now)
-        _ = try stored(.write) { try store.saveRegistration(registration) }
+        _ = try stored(.write) { try registry.saveRegistration(registration) }
         return SetTokenResponse(registrationId: id)
     }
 
     /// `GET /v1/tokens`: never the tokens or keys.
     package func listTokens(caller: AccountID) throws(ServiceError) -> ListTokensResponse {
-        let registrations = try stored(.read) { try store.registrations(ofAccount: caller.string) }
+        let registrations = try stored(.read) { try registry.registrations(ofAccount: caller.string) }
         return ListTokensResponse(registrations: registrations.map { registration in
             RegistrationSummary(
                 registrationId: registration.id, deviceId: registration.deviceId, platform: registration.platform,
@@ -39,10 +39,10 @@ extension PushService {
     package func revokeToken(_ request: RevokeTokenRequest, caller: AccountID) throws(ServiceError) -> SuccessResponse {
         switch request.target {
         case .device(let deviceId):
-            try stored(.write) { try store.deleteRegistrations(ofAccount: caller.string, deviceId: deviceId) }
+            try stored(.write) { try registry.deleteRegistrations(ofAccount: caller.string, deviceId: deviceId) }
         case .token(let token, let platform):
             let normalized = platform.provider == .apns ? token.lowercased() : token
-            try stored(.write) { try store.deleteRegistrations(ofAccount: caller.string, platform: platform, token: normalized) }
+            try stored(.write) { try registry.deleteRegistrations(ofAccount: caller.string, platform: platform, token: normalized) }
         }
         return SuccessResponse()
     }

@@ -40,7 +40,11 @@ package final class PushService: Sendable {
     /// How long a Notify's idempotency key answers duplicates: the stores' window, which their purge keeps.
     package static let idempotencyWindow = StoreRetention.idempotencyWindow
 
-    package let store: any PushStore
+    /// Registrations, spaces and subscriptions: the token, space and subscription operations, and
+    /// whom a Notify reaches.
+    package let registry: any RegistryStore
+    /// Notifications, their idempotency records and statuses: Notify and its outcomes.
+    package let notifications: any NotificationStore
     /// Fed by every store call (`stored`) and probe (`probeStorage`): what `/readyz` reports.
     package let storageHealth: StorageHealth
     package let configuration: Configuration
@@ -49,15 +53,21 @@ package final class PushService: Sendable {
     package let clock: @Sendable () -> Date
     let counters = Protected(Statistics())
 
-    package convenience init(store: any PushStore, configuration: Configuration, storageHealth: StorageHealth = StorageHealth()) {
-        self.init(store: store, configuration: configuration, resolver: SystemHostResolver(), storageHealth: storageHealth)
+    /// Over one store that holds both roles (every node store).
+    package convenience init(store: any RegistryStore & NotificationStore, configuration: Configuration,
+                             resolver: any HostResolving = SystemHostResolver(), clock: @escaping @Sendable () -> Date = { Date() },
+                             signatureCacheCapacity: Int = 65_536, storageHealth: StorageHealth = StorageHealth()) {
+        self.init(registry: store, notifications: store, configuration: configuration, resolver: resolver, clock: clock,
+                  signatureCacheCapacity: signatureCacheCapacity, storageHealth: storageHealth)
     }
 
-    /// With a host resolver and a clock of the caller's choice (tests).
-    package init(store: any PushStore, configuration: Configuration, resolver: any HostResolving,
-         clock: @escaping @Sendable () -> Date = { Date() }, signatureCacheCapacity: Int = 65_536,
-         storageHealth: StorageHealth = StorageHealth()) {
-        self.store = store
+    /// With the two roles apart (a benchmark's own Notify path, a test double of one role); the
+    /// host resolver and the clock are the caller's choice (tests).
+    package init(registry: any RegistryStore, notifications: any NotificationStore, configuration: Configuration,
+                 resolver: any HostResolving = SystemHostResolver(), clock: @escaping @Sendable () -> Date = { Date() },
+                 signatureCacheCapacity: Int = 65_536, storageHealth: StorageHealth = StorageHealth()) {
+        self.registry = registry
+        self.notifications = notifications
         self.storageHealth = storageHealth
         self.configuration = configuration
         self.tokenRules = TokenRules(
@@ -107,16 +117,16 @@ package final class PushService: Sendable {
         }
     }
 
-    /// While storage is failing, tries what failed — one cheap read, `PushStore.probeWrite` — so
+    /// While storage is failing, tries what failed — one cheap read, `NotificationStore.probeWrite` — so
     /// that `/readyz` turns 200 again once storage works even without traffic (a drained node, or
     /// one nobody writes to); returns whether storage is available.
     package func probeStorage() -> Bool {
         let failing = storageHealth.failing
         if failing.contains(.read) {
             // Any read that reaches the database does; an account id is never empty, so this finds nothing.
-            _ = try? stored(.read) { try store.spaces(ofAccount: "") }
+            _ = try? stored(.read) { try registry.spaces(ofAccount: "") }
         }
-        if failing.contains(.write) { _ = try? stored(.write) { try store.probeWrite() } }
+        if failing.contains(.write) { _ = try? stored(.write) { try notifications.probeWrite() } }
         return storageHealth.isAvailable
     }
 

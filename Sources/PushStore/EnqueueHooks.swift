@@ -1,6 +1,6 @@
 import PushSupport
 
-/// The handlers registered with `PushStore.onEnqueue`, called after a commit that queued deliveries.
+/// The handlers registered with `OutboxStore.onEnqueue`, called after a commit that queued deliveries.
 /// Handlers must return quickly (signal a condition, resume a waiter); they run on the committing
 /// thread or the store's listener thread.
 final class EnqueueHooks: Sendable {

@@ -54,17 +54,29 @@ package struct FanOut: Sendable, Equatable {
     }
 }
 
-extension PushStore {
-    /// The portable form of `enqueue(_:fanningOut:to:…)`: recipients read first, deliveries
-    /// chosen in Swift, then one `enqueue` transaction. Stores that can resolve recipients inside
-    /// their write transaction (SQLite) override it.
+extension FanOut {
+    /// The portable form of `NotificationStore.enqueue(_:fanningOut:to:…)`: recipients read first
+    /// from `registry`, deliveries chosen in Swift, then one `enqueue` transaction of `notifications`.
+    package func enqueue(_ notification: NotificationRecord, to topics: [TopicRef], recipientsFrom registry: some RegistryStore,
+                         into notifications: some NotificationStore, caller: String, key: IdempotencyKey?,
+                         duplicateSince: Date) throws -> EnqueueResult {
+        let recipients = topics.isEmpty ? [] : try registry.recipients(of: topics)
+        return try notifications.enqueue(notification, deliveries: deliveries(to: recipients), superseding: supersession(of: recipients),
+                                         caller: caller, key: key, duplicateSince: duplicateSince)
+    }
+}
+
+extension NotificationStore where Self: RegistryStore {
+    /// The portable fan-out (`FanOut.enqueue`) of a store that holds its own registry. Stores that
+    /// can resolve recipients inside their write transaction (SQLite) override it.
     package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
-        let recipients = topics.isEmpty ? [] : try recipients(of: topics)
-        return try enqueue(notification, deliveries: fanOut.deliveries(to: recipients), superseding: fanOut.supersession(of: recipients),
-                           caller: caller, key: key, duplicateSince: duplicateSince)
+        try fanOut.enqueue(notification, to: topics, recipientsFrom: self, into: self, caller: caller, key: key,
+                           duplicateSince: duplicateSince)
     }
+}
 
+extension NotificationStore {
     /// `enqueue` of fixed deliveries with a key and nothing to supersede (benchmarks and tests).
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], caller: String, key: IdempotencyKey,
                          duplicateSince: Date) throws -> EnqueueOutcome {

@@ -22,7 +22,7 @@ package struct OutboxEntry: Sendable, Equatable {
     }
 }
 
-/// The result of `PushStore.claimDue`.
+/// The result of `OutboxStore.claimDue`.
 package struct OutboxClaim: Sendable, Equatable {
     /// Claimed deliveries, oldest due first.
     package var entries: [OutboxEntry]
@@ -57,7 +57,7 @@ package struct OutboxStatistics: Sendable, Equatable {
     }
 }
 
-/// What `PushStore.purgeExpired` removed.
+/// What `OutboxStore.purgeExpired` removed.
 package struct PurgeCounts: Sendable, Equatable {
     package var idempotencyRecords: Int
     package var notifications: Int

@@ -2,12 +2,22 @@ import Foundation
 import PushProtocol
 
 /// Persistence of the push node: registrations, spaces, subscriptions, notifications with their
-/// idempotency records, and the durable outbox the delivery engine drains.
+/// idempotency records, and the durable outbox the delivery engine drains — the composition of the
+/// store's roles, which the three stores (memory, SQLite, PostgreSQL) implement and the node opens
+/// and closes. Each user names the narrowest role it calls: the service `RegistryStore &
+/// NotificationStore`, the delivery engine `OutboxStore`, the status page `OutboxStore & StoreStatus`.
 ///
-/// Every method blocks the calling thread and is safe to call from many threads at once. A method
-/// that writes returns only after its change is committed. Accounts are account-id strings and
-/// space keys base58 strings; nothing here is specific to one database.
-package protocol PushStore: AnyObject, Sendable {
+/// Every method of every role blocks the calling thread and is safe to call from many threads at
+/// once. A method that writes returns only after its change is committed. Accounts are account-id
+/// strings and space keys base58 strings; nothing here is specific to one database.
+package protocol PushStore: RegistryStore, NotificationStore, OutboxStore, StoreStatus {
+    /// Finishes queued writes and closes; later calls of any role throw `StoreError.closed`.
+    func close()
+}
+
+/// Registrations, spaces and subscriptions: what the service's token, space and subscription
+/// operations read and write, and whom a Notify reaches.
+package protocol RegistryStore: AnyObject, Sendable {
     // MARK: Registrations
 
     /// Inserts or replaces the registration with `registration.id`, moving it to `registration.account`
@@ -45,8 +55,11 @@ package protocol PushStore: AnyObject, Sendable {
     /// Every registration of every account subscribed to any of `topics`, each once.
     func recipients(of topics: [TopicRef]) throws -> [Recipient]
 
-    // MARK: Notifications
+}
 
+/// Notifications with their idempotency records and statuses: the service's Notify and outcome
+/// operations.
+package protocol NotificationStore: AnyObject, Sendable {
     /// The id of the notification `caller` had accepted under `key` at or after `since`, if any.
     func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String?
     /// In one transaction: unless `caller` had a notification accepted under `key` at or after
@@ -57,13 +70,24 @@ package protocol PushStore: AnyObject, Sendable {
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult
     /// The same, with the deliveries (and, when `fanOut.replacesGroup` is set, the devices whose
     /// earlier deliveries are withdrawn) resolved by the store: every registration of every account
-    /// subscribed to any of `topics` that `fanOut` admits, with its call routing. A default
-    /// implementation (recipients, then `enqueue`) is in an extension; a store may do it inside its
-    /// write transaction instead.
+    /// subscribed to any of `topics` that `fanOut` admits, with its call routing. A store that is
+    /// also the `RegistryStore` gets the portable form (`FanOut.enqueue`: recipients, then
+    /// `enqueue`) by default; it may do it inside its write transaction instead.
     func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
                  caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult
+    /// The status of the notification `id` if `caller` sent it and it is younger than the
+    /// store's outcome retention (PROTOCOL §4.4), else nil: its deliveries still in the outbox by
+    /// state, and the finished ones by outcome, per provider.
+    func notificationStatus(id: String, caller: String) throws -> NotificationStatus?
+    /// Commits one write that needs at least the fresh room a lone Notify's commit needs (PROTOCOL
+    /// §3.3): what `/readyz` tries while writes fail, so that a node nobody writes to turns ready
+    /// again once writes work. Throws what a Notify's commit would throw.
+    func probeWrite() throws
+}
 
-    // MARK: Outbox (the delivery engine)
+/// The durable outbox the delivery engine drains: claims, their leases and outcomes, the wakeup
+/// after new rows, the queue's statistics and the periodic purge.
+package protocol OutboxStore: AnyObject, Sendable {
 
     /// Claims up to `limit` due deliveries of `provider` (oldest due first) for the store's lease time,
     /// counting an attempt on each. Rows past their expiry and rows whose registration is gone are
@@ -90,15 +114,8 @@ package protocol PushStore: AnyObject, Sendable {
     /// queued deliveries are dropped when claimed. Returns whether it was deleted.
     @discardableResult
     func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool
-    /// The status of the notification `id` if `caller` sent it and it is younger than the
-    /// store's outcome retention (PROTOCOL §4.4), else nil: its deliveries still in the outbox by
-    /// state, and the finished ones by outcome, per provider.
-    func notificationStatus(id: String, caller: String) throws -> NotificationStatus?
     /// Queue depth and oldest entry per provider (providers with an empty queue are absent).
     func outboxStatistics() throws -> [Provider: OutboxStatistics]
-    /// How many registrations each platform has, over every account (platforms with none are
-    /// absent); for the status page.
-    func registrationCounts() throws -> [Platform: Int]
     /// Deletes idempotency records older than 24 h before `now`, queued deliveries past their ttl
     /// (with their notification once it has no delivery left, each counted `expired`), and
     /// notification statuses older than the outcome retention. Works in bounded batches: call it
@@ -106,14 +123,14 @@ package protocol PushStore: AnyObject, Sendable {
     @discardableResult
     func purgeExpired(now: Date) throws -> PurgeCounts
 
-    // MARK: Lifecycle
+}
 
-    /// Commits one write that needs at least the fresh room a lone Notify's commit needs (PROTOCOL
-    /// §3.3): what `/readyz` tries while writes fail, so that a node nobody writes to turns ready
-    /// again once writes work. Throws what a Notify's commit would throw.
-    func probeWrite() throws
+/// What the status page and `/metrics` read besides the outbox: registrations per platform and the
+/// store's commit counts.
+package protocol StoreStatus: AnyObject, Sendable {
+    /// How many registrations each platform has, over every account (platforms with none are
+    /// absent); for the status page.
+    func registrationCounts() throws -> [Platform: Int]
     /// Commit counts and latency, for `/metrics`.
     func statistics() -> StoreStatistics
-    /// Finishes queued writes and closes; later calls throw `StoreError.closed`.
-    func close()
 }

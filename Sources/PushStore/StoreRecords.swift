@@ -90,7 +90,7 @@ package struct Delivery: Sendable, Hashable {
     }
 }
 
-/// The answer of `PushStore.enqueue`.
+/// The answer of `NotificationStore.enqueue`.
 package enum EnqueueOutcome: Sendable, Equatable {
     /// Stored; the notification's id.
     case accepted(String)
@@ -123,7 +123,7 @@ package struct Supersession: Sendable, Equatable {
     }
 }
 
-/// The answer of `PushStore.enqueue`: the outcome, how many deliveries were queued, and how many
+/// The answer of `NotificationStore.enqueue`: the outcome, how many deliveries were queued, and how many
 /// earlier ones the Notify withdrew (`replaces`). Both counts are 0 for a duplicate.
 package struct EnqueueResult: Sendable, Equatable {
     package var outcome: EnqueueOutcome

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How long the stores keep what `PushStore.purgeExpired` forgets, and how much one purge does:
+/// How long the stores keep what `OutboxStore.purgeExpired` forgets, and how much one purge does:
 /// one schedule for every store (and the service's duplicate window), so no two forget differently.
 package enum StoreRetention {
     /// How long an idempotency record answers duplicates (PROTOCOL §4).

@@ -25,7 +25,7 @@ final class ProviderLane: @unchecked Sendable {
     let provider: Provider
     private let gateway: any PushGateway
     private let credentials: (any ProviderCredentials)?
-    private let store: any PushStore
+    private let store: any OutboxStore
     private let transport: any DeliveryTransport
     /// Upper bound of one request's time; the job's remaining ttl bounds it further.
     private let requestTimeout: TimeInterval
@@ -51,7 +51,7 @@ final class ProviderLane: @unchecked Sendable {
     /// `machine.inFlight` as of the lane's last pass.
     private var inFlightSnapshot = 0
 
-    init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, store: any PushStore,
+    init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, store: any OutboxStore,
          transport: any DeliveryTransport, settings: LaneStateMachine.Settings, requestTimeout: TimeInterval,
          metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, activity: DeliveryActivity,
          log: LogSink, clock: EngineClock) {

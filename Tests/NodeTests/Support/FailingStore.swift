@@ -8,8 +8,9 @@ struct LeakyStoreError: Error, CustomStringConvertible {
     var description: String { "disk full writing /var/lib/pushnode (\(Self.secret))" }
 }
 
-/// A store whose every call fails with `LeakyStoreError`.
-final class FailingStore: PushStore {
+/// The service's store (its registry and notification roles) whose every call fails with
+/// `LeakyStoreError`.
+final class FailingStore: RegistryStore, NotificationStore {
     private func fail() throws -> Never { throw LeakyStoreError() }
 
     func saveRegistration(_ registration: Registration) throws -> Registration { try fail() }
@@ -27,25 +28,14 @@ final class FailingStore: PushStore {
     func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? { try fail() }
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult { try fail() }
-    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try fail() }
-    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try fail() }
     func notificationStatus(id: String, caller: String) throws -> NotificationStatus? { try fail() }
-    func reschedule(_ entryID: Int64, at date: Date) throws { try fail() }
-    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try fail() }
-    func onEnqueue(_ handler: @escaping @Sendable () -> Void) {}
-    func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool { try fail() }
-    func outboxStatistics() throws -> [Provider: OutboxStatistics] { try fail() }
-    func registrationCounts() throws -> [Platform: Int] { try fail() }
-    func purgeExpired(now: Date) throws -> PurgeCounts { try fail() }
     func probeWrite() throws { try fail() }
-    func statistics() -> StoreStatistics { StoreStatistics() }
-    func close() {}
 }
 
-/// A `MemoryStore` that fails every call with `LeakyStoreError` while `failing` is set (a database
+/// The service's store over a `MemoryStore` (its registry and notification roles) that fails every call with `LeakyStoreError` while `failing` is set (a database
 /// that goes away and comes back), and every write while `writesFail` is set (a full disk: reads
 /// go on working). `probes` counts `probeWrite` calls.
-final class SwitchableStore: PushStore {
+final class SwitchableStore: RegistryStore, NotificationStore {
     let failing = Box(false)
     let writesFail = Box(false)
     let probes = Box(0)
@@ -93,24 +83,12 @@ final class SwitchableStore: PushStore {
                              duplicateSince: duplicateSince)
         }
     }
-    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim { try write { try base.claimDue(provider: provider, limit: limit, now: now) } }
-    func complete(_ finished: [FinishedDelivery], at now: Date) throws { try write { try base.complete(finished, at: now) } }
     func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
         try pass { try base.notificationStatus(id: id, caller: caller) }
     }
-    func reschedule(_ entryID: Int64, at date: Date) throws { try write { try base.reschedule(entryID, at: date) } }
-    func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> { try write { try base.renewClaims(entryIDs, now: now) } }
-    func onEnqueue(_ handler: @escaping @Sendable () -> Void) { base.onEnqueue(handler) }
-    func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
-        try write { try base.pruneRegistration(registrationId, notUpdatedAfter: notUpdatedAfter) }
-    }
-    func outboxStatistics() throws -> [Provider: OutboxStatistics] { try pass { try base.outboxStatistics() } }
-    func registrationCounts() throws -> [Platform: Int] { try pass { try base.registrationCounts() } }
-    func purgeExpired(now: Date) throws -> PurgeCounts { try write { try base.purgeExpired(now: now) } }
     func probeWrite() throws {
         probes.mutate { $0 += 1 }
         try write { try base.probeWrite() }
     }
-    func statistics() -> StoreStatistics { base.statistics() }
-    func close() { base.close() }
 }
+

@@ -112,7 +112,7 @@ extension Protected {
     var current: Value { withLock { $0 } }
 }
 
-extension PushStore {
+extension OutboxStore {
     /// Completes rows as delivered at `t0`: the tests whose subject is not the outcome.
     func complete(_ ids: [Int64]) throws {
         try complete(ids.map { FinishedDelivery(id: $0, outcome: .delivered) }, at: t0)
