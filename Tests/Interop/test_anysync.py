@@ -115,7 +115,7 @@ def test_every_method_end_to_end(node):
     request = notify_request([topic("chats")], sha256_hex(b"k"), sealed, sender.account_key.sign(sealed), "group-1")
     assert sender.call("Notify", request) == b""
     with node.db() as db:
-        kinds = dict(db.execute("SELECT id, kind || ' ' || groupId FROM notifications").fetchall())
+        kinds = dict(db.execute("SELECT id, kind || ' ' || group_id FROM notifications").fetchall())
         rows = [(kinds[notification], provider) for notification, _, provider, _ in queued_deliveries(db)]
     assert rows == [("message group-1", "webpush")]
 

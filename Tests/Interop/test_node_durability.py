@@ -124,7 +124,7 @@ def expansion_state(db_path):
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
         rows = queued_deliveries(db)
         pending = dict(db.execute("SELECT id, pending FROM notifications").fetchall())
-        finished = dict(db.execute("SELECT notificationId, sum(count) FROM delivery_outcomes GROUP BY notificationId").fetchall())
+        finished = dict(db.execute("SELECT notification_id, sum(count) FROM delivery_outcomes GROUP BY notification_id").fetchall())
     held = {}
     for notification, registration, _, state in rows:
         held.setdefault(notification, []).append((registration, state is not None))

@@ -30,7 +30,7 @@ final class PGResult {
 }
 
 /// Column access to one row of a `PGResult` (which it keeps alive).
-struct PGRow {
+struct PGRow: StoreRow {
     fileprivate let result: PGResult
     fileprivate let index: Int32
 
@@ -38,12 +38,7 @@ struct PGRow {
 
     func text(_ column: Int32) -> String { result.text(index, column) }
 
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
-
     func int64(_ column: Int32) -> Int64 { Int64(text(column)) ?? 0 }
-
-    func int(_ column: Int32) -> Int { Int(int64(column)) }
 
     func bool(_ column: Int32) -> Bool { text(column) == "t" }
 
@@ -53,6 +48,4 @@ struct PGRow {
         guard hex.hasPrefix("\\x") else { throw StoreError.corruptRecord("bytea not in hex format") }
         return try Hex.decode(String(hex.dropFirst(2)))
     }
-
-    func optionalBytes(_ column: Int32) throws -> [UInt8]? { isNull(column) ? nil : try bytes(column) }
 }

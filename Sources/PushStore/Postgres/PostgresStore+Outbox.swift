@@ -2,13 +2,8 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    private static let claimQuery = """
-        SELECT o.id, o.attempts, o.created_at, o.expires_at,
-               n.id, n.kind, n.key_id, n.payload, n.signature, n.group_id, n.created_at, n.expires_at,
-               r.id IS NOT NULL, \(registrationColumns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-        FROM outbox o
-        JOIN notifications n ON n.seq = o.notification
-        LEFT JOIN registrations r ON r.id = o.registration
+    private static let claimQuery = StoreColumns.claim + """
+
         WHERE o.provider = $1 AND o.next_attempt_at <= $2
         ORDER BY o.next_attempt_at
         LIMIT $3
@@ -25,30 +20,17 @@ extension PostgresStore {
             var claim = OutboxClaim()
             var dropped: [FinishedDelivery] = []
             for row in try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]).rows {
-                let id = row.int64(0)
-                let expiresAt = row.int64(3)
-                if expiresAt <= nowMs {
+                switch try ClaimRow(row: row, nowMs: nowMs) {
+                case .live(let entry):
+                    claim.entries.append(entry)
+                case .expired(let id):
                     dropped.append(FinishedDelivery(id: id, outcome: .expired))
                     claim.expired += 1
-                    continue
-                }
-                if !row.bool(12) {
+                case .orphaned(let id):
                     // Its registration is gone (pruned or revoked): for the status, the device is dead.
                     dropped.append(FinishedDelivery(id: id, outcome: .dead))
                     claim.orphaned += 1
-                    continue
                 }
-                guard let kind = NotifyKind(rawValue: row.text(5)) else {
-                    throw StoreError.corruptRecord("unknown kind \(row.text(5))")
-                }
-                let notification = NotificationRecord(
-                    id: row.text(4), kind: kind, keyId: row.optionalText(6), payload: try row.optionalBytes(7),
-                    signature: try row.optionalBytes(8), groupId: row.optionalText(9),
-                    createdAt: Date(unixMilliseconds: row.int64(10)), expiresAt: Date(unixMilliseconds: row.int64(11)))
-                claim.entries.append(OutboxEntry(
-                    id: id, attempts: row.int(1) + 1, createdAt: Date(unixMilliseconds: row.int64(2)),
-                    expiresAt: Date(unixMilliseconds: expiresAt), notification: notification,
-                    registration: try Self.registration(row, offset: 13)))
             }
             if !claim.entries.isEmpty {
                 try db.run("""

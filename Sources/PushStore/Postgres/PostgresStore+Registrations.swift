@@ -2,28 +2,12 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    static let registrationColumns =
-        "id, account, device_id, platform, token, p256dh, auth, app_id, environment, created_at, updated_at"
-
-    /// Reads a registration from columns `offset…offset+10` in `registrationColumns` order.
-    static func registration(_ row: PGRow, offset: Int32 = 0) throws -> Registration {
-        let platformName = row.text(offset + 3)
-        guard let platform = Platform(rawValue: platformName) else {
-            throw StoreError.corruptRecord("unknown platform \(platformName)")
-        }
-        return Registration(
-            id: row.text(offset), account: row.text(offset + 1), deviceId: row.text(offset + 2), platform: platform,
-            token: row.text(offset + 4), p256dh: try row.optionalBytes(offset + 5), auth: try row.optionalBytes(offset + 6),
-            appId: row.text(offset + 7), environment: row.text(offset + 8),
-            createdAt: Date(unixMilliseconds: row.int64(offset + 9)), updatedAt: Date(unixMilliseconds: row.int64(offset + 10)))
-    }
-
     package func saveRegistration(_ registration: Registration) throws -> Registration {
         let stored = registration.atStoragePrecision
         // One statement: a same-account save keeps createdAt, another account's takes the row over.
         let createdAt = try write { db -> Int64 in
             let row = try db.query("""
-                INSERT INTO registrations (\(Self.registrationColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                INSERT INTO registrations (\(StoreColumns.registration)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                 ON CONFLICT (id) DO UPDATE SET
                     created_at = CASE WHEN registrations.account = EXCLUDED.account
                                       THEN registrations.created_at ELSE EXCLUDED.created_at END,
@@ -53,14 +37,9 @@ extension PostgresStore {
     package func registrations(ofAccount account: String) throws -> [Registration] {
         try read { db in
             try db.query("""
-                SELECT \(Self.registrationColumns), last_delivery_at, last_outcome FROM registrations WHERE account = $1
+                SELECT \(StoreColumns.registrationWithOutcome) FROM registrations WHERE account = $1
                 ORDER BY created_at, id
-                """, [.text(account)]).rows.map { row in
-                var registration = try Self.registration(row)
-                registration.lastDeliveryAt = row.optionalInt64(11).map { Date(unixMilliseconds: $0) }
-                registration.lastOutcome = row.optionalText(12)
-                return registration
-            }
+                """, [.text(account)]).rows.map { try Registration(row: $0, withOutcome: true) }
         }
     }
 

@@ -4,7 +4,7 @@
 ///
 /// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, version2, version3, version4, version5]
+    static let all: [String] = [version1, version2, version3, version4, version5, version6]
 
     static var latestVersion: Int { all.count }
 
@@ -154,5 +154,32 @@ enum SQLiteMigrations {
         );
         CREATE INDEX recipient_chunks_by_provider ON recipient_chunks(provider);
         CREATE INDEX recipient_chunks_by_notification ON recipient_chunks(notification);
+        """
+
+    /// One column naming with PostgreSQL: snake_case. SQLite rewrites the indexes (and the partial
+    /// index's condition) with the columns; rows stay as they are.
+    static let version6 = """
+        ALTER TABLE registrations RENAME COLUMN deviceId TO device_id;
+        ALTER TABLE registrations RENAME COLUMN appId TO app_id;
+        ALTER TABLE registrations RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE registrations RENAME COLUMN updatedAt TO updated_at;
+        ALTER TABLE registrations RENAME COLUMN lastDeliveryAt TO last_delivery_at;
+        ALTER TABLE registrations RENAME COLUMN lastOutcome TO last_outcome;
+        ALTER TABLE spaces RENAME COLUMN spaceKey TO space_key;
+        ALTER TABLE spaces RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE subscriptions RENAME COLUMN spaceKey TO space_key;
+        ALTER TABLE idempotency RENAME COLUMN notificationId TO notification_id;
+        ALTER TABLE idempotency RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE notifications RENAME COLUMN keyId TO key_id;
+        ALTER TABLE notifications RENAME COLUMN groupId TO group_id;
+        ALTER TABLE notifications RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE notifications RENAME COLUMN expiresAt TO expires_at;
+        ALTER TABLE outbox RENAME COLUMN nextAttemptAt TO next_attempt_at;
+        ALTER TABLE outbox RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE outbox RENAME COLUMN expiresAt TO expires_at;
+        ALTER TABLE notification_log RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE delivery_outcomes RENAME COLUMN notificationId TO notification_id;
+        ALTER TABLE recipient_chunks RENAME COLUMN createdAt TO created_at;
+        ALTER TABLE recipient_chunks RENAME COLUMN expiresAt TO expires_at;
         """
 }

@@ -76,23 +76,18 @@ final class SQLiteStatement {
 }
 
 /// Column access to the current row of a statement; valid until the next step or reset.
-package struct SQLiteRow {
+package struct SQLiteRow: StoreRow {
     fileprivate let handle: OpaquePointer
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
-
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
-
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
     func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
@@ -101,4 +96,8 @@ package struct SQLiteRow {
     }
 
     func optionalBlob(_ column: Int32) -> [UInt8]? { isNull(column) ? nil : blob(column) }
+
+    func bytes(_ column: Int32) -> [UInt8] { blob(column) }
+
+    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
 }

@@ -8,14 +8,14 @@ extension SQLiteStore {
     static func supersede(_ supersession: Supersession, caller: String, db: SQLiteConnection) throws -> Int {
         guard !supersession.devices.isEmpty else { return 0 }
         // Unclaimed deliveries of the group become outbox rows first, so one rule withdraws all.
-        try expandChunks(where: "notification IN (SELECT seq FROM notifications WHERE caller = ? AND groupId = ?)",
+        try expandChunks(where: "notification IN (SELECT seq FROM notifications WHERE caller = ? AND group_id = ?)",
                          [.text(caller), .text(supersession.groupId)], upTo: .max, nowMs: .max, db: db)
         let rows = try db.query("""
-            SELECT o.id, r.account, r.deviceId
+            SELECT o.id, r.account, r.device_id
             FROM notifications n
             JOIN outbox o ON o.notification = n.seq
             JOIN registrations r ON r.id = o.registration
-            WHERE n.caller = ? AND n.groupId = ?
+            WHERE n.caller = ? AND n.group_id = ?
             """, [.text(caller), .text(supersession.groupId)]) { row in
             (id: row.int64(0), device: DeviceRef(account: row.text(1), deviceId: row.text(2)))
         }
@@ -34,14 +34,14 @@ extension SQLiteStore {
         guard let key else { return nil }
         if let first = try accepted(caller: caller, key: key, since: since, db: db) { return first }
         // REPLACE: a record older than the window may still be there until the next purge.
-        try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notificationId, createdAt) VALUES (?, ?, ?, ?)",
+        try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notification_id, created_at) VALUES (?, ?, ?, ?)",
                    [.text(caller), .blob(key.bytes), .text(notification.id), .integer(notification.createdAt.unixMilliseconds)])
         return nil
     }
 
     /// Logs an accepted notification for its status query (PROTOCOL §4.4), deliveries or not.
     static func logAccepted(_ notification: NotificationRecord, caller: String, db: SQLiteConnection) throws {
-        try db.run("INSERT OR REPLACE INTO notification_log (id, caller, createdAt) VALUES (?, ?, ?)",
+        try db.run("INSERT OR REPLACE INTO notification_log (id, caller, created_at) VALUES (?, ?, ?)",
                    [.text(notification.id), .text(caller), .integer(notification.createdAt.unixMilliseconds)])
     }
 
@@ -49,7 +49,7 @@ extension SQLiteStore {
     static func insertNotification(_ notification: NotificationRecord, caller: String, pending: Int,
                                    db: SQLiteConnection) throws -> Int64 {
         try db.run("""
-            INSERT INTO notifications (id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending, caller)
+            INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
                   .optionalBlob(notification.payload), .optionalBlob(notification.signature),

@@ -7,7 +7,7 @@ extension SQLiteStore {
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
             var held = Set<Int64>()
-            for id in entryIDs where try db.run("UPDATE outbox SET nextAttemptAt = ? WHERE id = ? AND state = 1",
+            for id in entryIDs where try db.run("UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND state = 1",
                                                  [.integer(leaseEnd), .integer(id)]) > 0 {
                 held.insert(id)
             }

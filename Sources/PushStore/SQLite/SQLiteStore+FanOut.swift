@@ -87,22 +87,22 @@ extension SQLiteStore {
         case .call:
             routing = platforms.contains(.apnsVoip) ? """
                 AND (r.platform = '\(voip)' OR NOT EXISTS (SELECT 1 FROM registrations v
-                     WHERE v.account = r.account AND v.deviceId = r.deviceId AND v.platform = '\(voip)'))
+                     WHERE v.account = r.account AND v.device_id = r.device_id AND v.platform = '\(voip)'))
                 """ : ""
         }
         // The topics are joined as a VALUES table: `(spaceKey, topic) IN (VALUES …)` made SQLite scan
         // the whole subscriptions index (21 ms per Notify beside 200k other subscriptions, 0.2 ms
         // joined). The covering index `registrations_by_account_platform` answers the rest.
         return """
-            INSERT INTO recipient_chunks (notification, provider, registrations, remaining, createdAt, expiresAt)
+            INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
             SELECT ?1, provider, group_concat(id, '\(RecipientChunks.separator)'), count(*), ?2, ?3
             FROM (SELECT r.id AS id, CASE r.platform \(providerOf) END AS provider
                   FROM registrations r
                   WHERE r.account IN (SELECT s.account FROM (VALUES \(pairs)) v
-                                      JOIN subscriptions s ON s.spaceKey = v.column1 AND s.topic = v.column2)
+                                      JOIN subscriptions s ON s.space_key = v.column1 AND s.topic = v.column2)
                     AND r.platform IN (\(enabled))
                     AND r.account IS NOT ?4
-                    AND NOT (r.account IS ?5 AND r.deviceId IS ?6)
+                    AND NOT (r.account IS ?5 AND r.device_id IS ?6)
                     \(routing))
             GROUP BY provider
             RETURNING id, remaining

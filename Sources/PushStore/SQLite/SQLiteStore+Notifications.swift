@@ -34,26 +34,26 @@ extension SQLiteStore {
             var counts = PurgeCounts()
             counts.idempotencyRecords = try db.run("""
                 DELETE FROM idempotency WHERE (caller, key) IN
-                    (SELECT caller, key FROM idempotency WHERE createdAt < ? LIMIT \(StoreRetention.purgeBatch))
+                    (SELECT caller, key FROM idempotency WHERE created_at < ? LIMIT \(StoreRetention.purgeBatch))
                 """, [.integer(horizon)])
             // Expired queued rows are due rows (a retry is never scheduled past the ttl), so the due index
             // finds them; claimDue drops them too, this covers providers nobody claims for. Expired
             // chunks are expanded first, so their deliveries are counted and deleted the same way.
             for provider in Provider.allCases {
-                try Self.expandChunks(where: "provider = ? AND expiresAt <= ?", [.text(provider.rawValue), .integer(nowMs)],
+                try Self.expandChunks(where: "provider = ? AND expires_at <= ?", [.text(provider.rawValue), .integer(nowMs)],
                                       upTo: StoreRetention.purgeBatch, nowMs: nowMs, db: db)
                 let expired = try db.query("""
-                    SELECT id FROM outbox WHERE provider = ? AND nextAttemptAt <= ? AND expiresAt <= ? AND state = 0 LIMIT \(StoreRetention.purgeBatch)
+                    SELECT id FROM outbox WHERE provider = ? AND next_attempt_at <= ? AND expires_at <= ? AND state = 0 LIMIT \(StoreRetention.purgeBatch)
                     """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }
                 for id in expired where try Self.deleteEntry(id, outcome: .expired, at: nowMs, db: db) {
                     counts.notifications += 1
                 }
                 counts.deliveries += expired.count
             }
-            let stale = try db.query("SELECT id FROM notification_log WHERE createdAt < ? LIMIT \(StoreRetention.purgeBatch)",
+            let stale = try db.query("SELECT id FROM notification_log WHERE created_at < ? LIMIT \(StoreRetention.purgeBatch)",
                                      [.integer(forgotten)]) { $0.text(0) }
             for id in stale {
-                try db.run("DELETE FROM delivery_outcomes WHERE notificationId = ?", [.text(id)])
+                try db.run("DELETE FROM delivery_outcomes WHERE notification_id = ?", [.text(id)])
                 try db.run("DELETE FROM notification_log WHERE id = ?", [.text(id)])
             }
             counts.statuses = stale.count
@@ -62,7 +62,7 @@ extension SQLiteStore {
     }
 
     static func accepted(caller: String, key: IdempotencyKey, since: Date, db: SQLiteConnection) throws -> String? {
-        try db.queryFirst("SELECT notificationId FROM idempotency WHERE caller = ? AND key = ? AND createdAt >= ?",
+        try db.queryFirst("SELECT notification_id FROM idempotency WHERE caller = ? AND key = ? AND created_at >= ?",
                           [.text(caller), .blob(key.bytes), .integer(since.unixMilliseconds)]) { $0.text(0) }
     }
 }

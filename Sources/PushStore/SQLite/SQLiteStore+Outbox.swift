@@ -2,15 +2,10 @@ import Foundation
 import PushProtocol
 
 extension SQLiteStore {
-    private static let claimQuery = """
-        SELECT o.id, o.attempts, o.createdAt, o.expiresAt,
-               n.id, n.kind, n.keyId, n.payload, n.signature, n.groupId, n.createdAt, n.expiresAt,
-               r.id IS NOT NULL, \(registrationColumns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-        FROM outbox o
-        JOIN notifications n ON n.seq = o.notification
-        LEFT JOIN registrations r ON r.id = o.registration
-        WHERE o.provider = ? AND o.nextAttemptAt <= ?
-        ORDER BY o.nextAttemptAt
+    private static let claimQuery = StoreColumns.claim + """
+
+        WHERE o.provider = ? AND o.next_attempt_at <= ?
+        ORDER BY o.next_attempt_at
         LIMIT ?
         """
 
@@ -19,29 +14,14 @@ extension SQLiteStore {
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
             try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
-            enum Row { case live(OutboxEntry), expired(Int64), orphaned(Int64) }
-            let rows = try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) { row -> Row in
-                let id = row.int64(0)
-                let expiresAt = row.int64(3)
-                if expiresAt <= nowMs { return .expired(id) }
-                if row.int(12) == 0 { return .orphaned(id) }
-                guard let kind = NotifyKind(rawValue: row.text(5)) else {
-                    throw StoreError.corruptRecord("unknown kind \(row.text(5))")
-                }
-                let notification = NotificationRecord(
-                    id: row.text(4), kind: kind, keyId: row.optionalText(6), payload: row.optionalBlob(7),
-                    signature: row.optionalBlob(8), groupId: row.optionalText(9),
-                    createdAt: Date(unixMilliseconds: row.int64(10)), expiresAt: Date(unixMilliseconds: row.int64(11)))
-                return .live(OutboxEntry(
-                    id: id, attempts: row.int(1) + 1, createdAt: Date(unixMilliseconds: row.int64(2)),
-                    expiresAt: Date(unixMilliseconds: expiresAt), notification: notification,
-                    registration: try Self.registration(row, offset: 13)))
+            let rows = try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) {
+                try ClaimRow(row: $0, nowMs: nowMs)
             }
             var claim = OutboxClaim()
             for row in rows {
                 switch row {
                 case .live(let entry):
-                    try db.run("UPDATE outbox SET state = 1, attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?",
+                    try db.run("UPDATE outbox SET state = 1, attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
                                [.integer(leaseEnd), .integer(entry.id)])
                     claim.entries.append(entry)
                 case .expired(let id):
@@ -66,10 +46,10 @@ extension SQLiteStore {
 
     package func reschedule(_ entryID: Int64, at date: Date) throws {
         try write { db in
-            guard let registration = try db.queryFirst("UPDATE outbox SET state = 0, nextAttemptAt = ? WHERE id = ? RETURNING registration",
+            guard let registration = try db.queryFirst("UPDATE outbox SET state = 0, next_attempt_at = ? WHERE id = ? RETURNING registration",
                                                        [.integer(date.unixMilliseconds), .integer(entryID)], { $0.text(0) })
             else { return }
-            try db.run("UPDATE registrations SET lastOutcome = ? WHERE id = ?", [.text(LastOutcome.retrying), .text(registration)])
+            try db.run("UPDATE registrations SET last_outcome = ? WHERE id = ?", [.text(LastOutcome.retrying), .text(registration)])
         }
     }
 
@@ -82,7 +62,7 @@ extension SQLiteStore {
                 guard depth > 0 else { continue }
                 // Row ids grow with insertion, so the first match in rowid order is the oldest; NOT INDEXED
                 // walks the table in that order and stops there instead of sorting the provider's rows.
-                let oldest = try db.queryFirst("SELECT createdAt FROM outbox NOT INDEXED WHERE provider = ? ORDER BY id LIMIT 1",
+                let oldest = try db.queryFirst("SELECT created_at FROM outbox NOT INDEXED WHERE provider = ? ORDER BY id LIMIT 1",
                                                [.text(provider.rawValue)]) { $0.int64(0) } ?? 0
                 result[provider] = OutboxStatistics(depth: depth, oldestCreatedAt: Date(unixMilliseconds: oldest))
                     .merged(with: result[provider])
@@ -119,17 +99,17 @@ extension SQLiteStore {
             outcomes[OutcomeKey(seq: row.seq, provider: row.provider, outcome: outcome), default: 0] += 1
             removed[row.seq, default: 0] += 1
             if outcome == .delivered {
-                try db.run("UPDATE registrations SET lastOutcome = ?, lastDeliveryAt = ? WHERE id = ?",
+                try db.run("UPDATE registrations SET last_outcome = ?, last_delivery_at = ? WHERE id = ?",
                            [.text(outcome.rawValue), .integer(nowMs), .text(row.registration)])
             } else if outcome != .superseded {
-                try db.run("UPDATE registrations SET lastOutcome = ? WHERE id = ?", [.text(outcome.rawValue), .text(row.registration)])
+                try db.run("UPDATE registrations SET last_outcome = ? WHERE id = ?", [.text(outcome.rawValue), .text(row.registration)])
             }
         }
         for (key, count) in outcomes {
             try db.run("""
-                INSERT INTO delivery_outcomes (notificationId, provider, outcome, count)
+                INSERT INTO delivery_outcomes (notification_id, provider, outcome, count)
                 SELECT id, ?, ?, ? FROM notifications WHERE seq = ?
-                ON CONFLICT (notificationId, provider, outcome) DO UPDATE SET count = count + excluded.count
+                ON CONFLICT (notification_id, provider, outcome) DO UPDATE SET count = count + excluded.count
                 """, [.text(key.provider), .text(key.outcome.rawValue), .integer(Int64(count)), .integer(key.seq)])
         }
         var gone = 0
@@ -142,18 +122,18 @@ extension SQLiteStore {
 
     package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
         try read { db in
-            guard let created = try db.queryFirst("SELECT createdAt FROM notification_log WHERE id = ? AND caller = ?",
+            guard let created = try db.queryFirst("SELECT created_at FROM notification_log WHERE id = ? AND caller = ?",
                                                   [.text(id), .text(caller)], { $0.int64(0) })
             else { return nil }
             var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: created))
-            try db.query("SELECT provider, outcome, count FROM delivery_outcomes WHERE notificationId = ?", [.text(id)]) { row in
+            try db.query("SELECT provider, outcome, count FROM delivery_outcomes WHERE notification_id = ?", [.text(id)]) { row in
                 (row.text(0), row.text(1), row.int(2))
             }.forEach { provider, outcome, count in
                 guard let provider = Provider(rawValue: provider), let outcome = FinalOutcome(rawValue: outcome) else { return }
                 status.providers[provider, default: .init()].add(outcome, count)
             }
             try db.query("""
-                SELECT o.provider, o.state, o.attempts, o.nextAttemptAt FROM notifications n JOIN outbox o ON o.notification = n.seq
+                SELECT o.provider, o.state, o.attempts, o.next_attempt_at FROM notifications n JOIN outbox o ON o.notification = n.seq
                 WHERE n.id = ?
                 """, [.text(id)]) { row in (row.text(0), row.int(1), row.int(2), row.int64(3)) }
             .forEach { provider, state, attempts, due in

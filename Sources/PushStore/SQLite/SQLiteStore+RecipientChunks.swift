@@ -9,7 +9,7 @@ extension SQLiteStore {
                              db: SQLiteConnection) throws {
         for chunk in RecipientChunks.chunks(of: deliveries) {
             try db.run("""
-                INSERT INTO recipient_chunks (notification, provider, registrations, remaining, createdAt, expiresAt)
+                INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, [.integer(seq), .text(chunk.provider.rawValue), .text(chunk.registrations), .int(chunk.count),
                       .integer(createdAt), .integer(expiresAt)])
@@ -20,7 +20,7 @@ extension SQLiteStore {
     /// SQL writes one per provider; a provider with more recipients than that is the rare case).
     static func splitChunk(_ id: Int64, db: SQLiteConnection) throws {
         guard let chunk = try db.queryFirst("""
-            DELETE FROM recipient_chunks WHERE id = ? RETURNING notification, provider, registrations, createdAt, expiresAt
+            DELETE FROM recipient_chunks WHERE id = ? RETURNING notification, provider, registrations, created_at, expires_at
             """, [.integer(id)], { row in
                 (seq: row.int64(0), provider: row.text(1), registrations: row.text(2), createdAt: row.int64(3), expiresAt: row.int64(4))
             })
@@ -43,7 +43,7 @@ extension SQLiteStore {
         var expanded = 0
         while expanded < room {
             guard let chunk = try db.queryFirst("""
-                SELECT id, notification, provider, registrations, createdAt, expiresAt FROM recipient_chunks
+                SELECT id, notification, provider, registrations, created_at, expires_at FROM recipient_chunks
                 WHERE \(condition) ORDER BY id LIMIT 1
                 """, values, { row in
                     (id: row.int64(0), seq: row.int64(1), provider: row.text(2), registrations: row.text(3),
@@ -52,7 +52,7 @@ extension SQLiteStore {
             else { break }
             let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.registrations)
             let insert = try db.statement("""
-                INSERT INTO outbox (notification, registration, provider, nextAttemptAt, createdAt, expiresAt)
+                INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """)
             let due = min(chunk.createdAt, nowMs)
@@ -76,7 +76,7 @@ extension SQLiteStore {
     /// leave in a claim of `limit`, so the claim's oldest-due-first order sees both.
     static func expandForClaim(provider: Provider, limit: Int, nowMs: Int64, db: SQLiteConnection) throws {
         let due = try db.queryFirst("""
-            SELECT count(*) FROM (SELECT 1 FROM outbox WHERE provider = ? AND nextAttemptAt <= ? LIMIT ?)
+            SELECT count(*) FROM (SELECT 1 FROM outbox WHERE provider = ? AND next_attempt_at <= ? LIMIT ?)
             """, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) { $0.int(0) } ?? 0
         guard due < limit else { return }
         try expandChunks(where: "provider = ?", [.text(provider.rawValue)], upTo: limit - due, nowMs: nowMs, db: db)
@@ -85,7 +85,7 @@ extension SQLiteStore {
     /// Unexpanded deliveries per provider, with the oldest chunk's creation (for `outboxStatistics`).
     static func chunkStatistics(db: SQLiteConnection) throws -> [Provider: OutboxStatistics] {
         var result: [Provider: OutboxStatistics] = [:]
-        try db.query("SELECT provider, sum(remaining), min(createdAt) FROM recipient_chunks GROUP BY provider") { row in
+        try db.query("SELECT provider, sum(remaining), min(created_at) FROM recipient_chunks GROUP BY provider") { row in
             (row.text(0), row.int(1), row.int64(2))
         }.forEach { provider, count, oldest in
             guard let provider = Provider(rawValue: provider) else { return }

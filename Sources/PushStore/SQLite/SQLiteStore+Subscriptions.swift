@@ -6,21 +6,21 @@ extension SQLiteStore {
 
     package func addSpace(_ spaceKey: String, account: String, at date: Date) throws {
         try write { db in
-            try db.run("INSERT OR IGNORE INTO spaces (account, spaceKey, createdAt) VALUES (?, ?, ?)",
+            try db.run("INSERT OR IGNORE INTO spaces (account, space_key, created_at) VALUES (?, ?, ?)",
                        [.text(account), .text(spaceKey), .integer(date.unixMilliseconds)])
         }
     }
 
     package func removeSpace(_ spaceKey: String, account: String) throws {
         try write { db in
-            try db.run("DELETE FROM spaces WHERE account = ? AND spaceKey = ?", [.text(account), .text(spaceKey)])
-            try db.run("DELETE FROM subscriptions WHERE account = ? AND spaceKey = ?", [.text(account), .text(spaceKey)])
+            try db.run("DELETE FROM spaces WHERE account = ? AND space_key = ?", [.text(account), .text(spaceKey)])
+            try db.run("DELETE FROM subscriptions WHERE account = ? AND space_key = ?", [.text(account), .text(spaceKey)])
         }
     }
 
     package func spaces(ofAccount account: String) throws -> Set<String> {
         try read { db in
-            Set(try db.query("SELECT spaceKey FROM spaces WHERE account = ?", [.text(account)]) { $0.text(0) })
+            Set(try db.query("SELECT space_key FROM spaces WHERE account = ?", [.text(account)]) { $0.text(0) })
         }
     }
 
@@ -49,7 +49,7 @@ extension SQLiteStore {
     package func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
         try write { db in
             for ref in topics {
-                try db.run("DELETE FROM subscriptions WHERE account = ? AND spaceKey = ? AND topic = ?",
+                try db.run("DELETE FROM subscriptions WHERE account = ? AND space_key = ? AND topic = ?",
                            [.text(account), .text(ref.spaceKey.string), .text(ref.topic)])
             }
             return try Self.count(account: account, db: db)
@@ -58,7 +58,7 @@ extension SQLiteStore {
 
     package func subscriptions(ofAccount account: String) throws -> [TopicRef] {
         try read { db in
-            try db.query("SELECT spaceKey, topic FROM subscriptions WHERE account = ? ORDER BY spaceKey, topic",
+            try db.query("SELECT space_key, topic FROM subscriptions WHERE account = ? ORDER BY space_key, topic",
                          [.text(account)]) { row in
                 TopicRef(spaceKey: try SpaceKey(row.text(0)), topic: row.text(1))
             }
@@ -75,9 +75,9 @@ extension SQLiteStore {
         var recipients: [Recipient] = []
         for ref in Set(topics) {
             let rows = try db.query("""
-                SELECT r.id, r.account, r.deviceId, r.platform
+                SELECT r.id, r.account, r.device_id, r.platform
                 FROM subscriptions s JOIN registrations r ON r.account = s.account
-                WHERE s.spaceKey = ? AND s.topic = ?
+                WHERE s.space_key = ? AND s.topic = ?
                 """, [.text(ref.spaceKey.string), .text(ref.topic)]) { row -> Recipient? in
                 guard let platform = Platform(rawValue: row.text(3)) else { return nil }
                 return Recipient(registrationId: row.text(0), account: row.text(1), deviceId: row.text(2), platform: platform)
@@ -91,7 +91,7 @@ extension SQLiteStore {
 
     private static func insert(_ topics: [TopicRef], account: String, db: SQLiteConnection) throws {
         for ref in topics {
-            try db.run("INSERT OR IGNORE INTO subscriptions (account, spaceKey, topic) VALUES (?, ?, ?)",
+            try db.run("INSERT OR IGNORE INTO subscriptions (account, space_key, topic) VALUES (?, ?, ?)",
                        [.text(account), .text(ref.spaceKey.string), .text(ref.topic)])
         }
     }

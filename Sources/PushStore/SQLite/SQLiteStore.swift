@@ -106,7 +106,7 @@ package final class SQLiteStore: PushStore {
     /// Claims of a previous process are void: make them due at once (stamped with their queueing
     /// time, which is in the past whatever the clock says, and keeps them in queue order).
     private static func releaseClaims(on connection: SQLiteConnection) throws {
-        try connection.run("UPDATE outbox SET state = 0, nextAttemptAt = createdAt WHERE state = 1")
+        try connection.run("UPDATE outbox SET state = 0, next_attempt_at = created_at WHERE state = 1")
     }
 }
 

@@ -148,7 +148,7 @@ import Testing
             let values: [SQLiteValue] = [.integer(1), .integer(0), .integer(0), .null, .null, .null]
                 + (0..<3).flatMap { [SQLiteValue.text("space"), .text("topic\($0)")] } + Platform.allCases.map { .text($0.rawValue) }
             let plan = try fixture.store.read { db in try db.query("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) } }
-            #expect(plan.contains("SEARCH s USING COVERING INDEX subscriptions_by_topic (spaceKey=? AND topic=?)"), "\(plan)")
+            #expect(plan.contains("SEARCH s USING COVERING INDEX subscriptions_by_topic (space_key=? AND topic=?)"), "\(plan)")
             #expect(plan.contains { $0.hasPrefix("SEARCH r USING COVERING INDEX registrations_by_account_platform") }, "\(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN s") || $0.hasPrefix("SCAN r") }, "\(plan)")
         }

@@ -75,7 +75,7 @@ import Testing
             do {
                 if index == 4 {
                     try store.write { db in
-                        try db.run("INSERT INTO subscriptions (account, spaceKey, topic) VALUES ('bad', 'k', 'first')")
+                        try db.run("INSERT INTO subscriptions (account, space_key, topic) VALUES ('bad', 'k', 'first')")
                         try db.run("INSERT INTO registrations (id) VALUES ('incomplete')")  // NOT NULL violation
                     }
                     results.mutate { $0[index] = "ok" }

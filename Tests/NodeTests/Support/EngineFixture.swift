@@ -65,7 +65,7 @@ final class EngineFixture {
     /// When the claim on outbox row `id` lapses (its `nextAttemptAt` while claimed).
     func leaseEnd(_ id: Int64) -> Date? {
         try? store.read { db in
-            try db.queryFirst("SELECT nextAttemptAt FROM outbox WHERE id = ?", [.integer(id)]) {
+            try db.queryFirst("SELECT next_attempt_at FROM outbox WHERE id = ?", [.integer(id)]) {
                 Date(unixMilliseconds: $0.int64(0))
             }
         } ?? nil
