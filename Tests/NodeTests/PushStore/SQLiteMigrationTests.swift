@@ -11,6 +11,7 @@ import Testing
         let directory = TemporaryDirectory()
         let ms = t0.unixMilliseconds
         let hour: Int64 = 3_600_000
+        let space = spaceKey(1).string
         do {
             let old = try SQLiteConnection(path: directory.databasePath)
             for migration in SQLiteMigrations.all.prefix(5) { try old.execute(migration) }
@@ -21,8 +22,8 @@ import Testing
                 VALUES ('r1', 'A', 'd1', 'android', 'tok-1', NULL, NULL, 'default', 'production', \(ms), \(ms + 1), \(ms + 2),
                         'delivered'),
                        ('r2', 'A', 'd2', 'android', 'tok-2', NULL, NULL, 'default', 'production', \(ms + 5), \(ms + 5), NULL, NULL);
-                INSERT INTO spaces (account, spaceKey, createdAt) VALUES ('A', 'space-1', \(ms));
-                INSERT INTO subscriptions (account, spaceKey, topic) VALUES ('A', 'space-1', 'chats');
+                INSERT INTO spaces (account, spaceKey, createdAt) VALUES ('A', '\(space)', \(ms));
+                INSERT INTO subscriptions (account, spaceKey, topic) VALUES ('A', '\(space)', 'chats');
                 INSERT INTO idempotency (caller, key, notificationId, createdAt) VALUES ('S', x'01', 'n1', \(ms));
                 INSERT INTO notifications (seq, id, kind, keyId, payload, signature, groupId, createdAt, expiresAt, pending, caller)
                 VALUES (1, 'n1', 'message', 'key-1', x'0203', x'04', 'g', \(ms), \(ms + hour), 2, 'S');
@@ -43,7 +44,7 @@ import Testing
         #expect(registrations[0].deviceId == "d1" && registrations[0].appId == "default" && registrations[0].token == "tok-1")
         #expect(registrations[0].createdAt == t0 && registrations[0].updatedAt == Date(unixMilliseconds: ms + 1))
         #expect(registrations[0].lastDeliveryAt == Date(unixMilliseconds: ms + 2) && registrations[0].lastOutcome == "delivered")
-        #expect(try store.spaces(ofAccount: "A") == ["space-1"])
+        #expect(try store.spaces(ofAccount: "A") == [space])
         #expect(try store.subscriptions(ofAccount: "A").map(\.topic) == ["chats"])
         #expect(try store.read { db in
             try db.queryFirst("SELECT notification_id, created_at FROM idempotency WHERE caller = 'S'") { [$0.text(0), "\($0.int64(1))"] }

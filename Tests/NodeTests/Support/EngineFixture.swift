@@ -19,8 +19,9 @@ final class EngineFixture {
     var store: SQLiteStore { storeFixture.store }
     private var sequence = 0
 
+    /// `outbox`: what the engine is given of the store (the store itself unless a test wraps it).
     init(attempts: Int = 4, maxInFlight: Int = 100, claimLease: TimeInterval = 60, claimRenewInterval: TimeInterval = 10,
-         clock: EngineClock = .system) {
+         clock: EngineClock = .system, outbox: (SQLiteStore) -> any OutboxStore = { $0 }) {
         self.clock = clock
         storeFixture = try! StoreFixture(configuration: .init(claimLease: claimLease))
         var configuration = DeliveryEngine.Configuration(
@@ -33,7 +34,7 @@ final class EngineFixture {
         let apns = APNsGateway(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
                                providerToken: { apnsTokens.current() })
         engine = DeliveryEngine(
-            store: storeFixture.store,
+            store: outbox(storeFixture.store),
             routes: [.init(gateway: fcm, credentials: credentials), .init(gateway: apns, credentials: apnsTokens)],
             transport: transport,
             configuration: configuration, metrics: metrics, log: .discard, clock: clock)
