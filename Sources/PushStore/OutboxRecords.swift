@@ -10,32 +10,16 @@ package struct OutboxEntry: Sendable, Equatable {
     package var expiresAt: Date
     package var notification: NotificationRecord
     package var registration: Registration
-
-    package init(id: Int64, attempts: Int, createdAt: Date, expiresAt: Date, notification: NotificationRecord,
-                registration: Registration) {
-        self.id = id
-        self.attempts = attempts
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.notification = notification
-        self.registration = registration
-    }
 }
 
 /// The result of `OutboxStore.claimDue`.
 package struct OutboxClaim: Sendable, Equatable {
     /// Claimed deliveries, oldest due first.
-    package var entries: [OutboxEntry]
+    package var entries: [OutboxEntry] = []
     /// Due rows deleted because their ttl had passed.
-    package var expired: Int
+    package var expired: Int = 0
     /// Due rows deleted because their registration was gone (pruned or revoked).
-    package var orphaned: Int
-
-    package init(entries: [OutboxEntry] = [], expired: Int = 0, orphaned: Int = 0) {
-        self.entries = entries
-        self.expired = expired
-        self.orphaned = orphaned
-    }
+    package var orphaned: Int = 0
 }
 
 /// Queue depth and the oldest entry of one provider's outbox.
@@ -44,11 +28,6 @@ package struct OutboxStatistics: Sendable, Equatable {
     package var depth: Int
     /// When the oldest row was queued; `now - oldestCreatedAt` is the oldest-entry age.
     package var oldestCreatedAt: Date
-
-    package init(depth: Int, oldestCreatedAt: Date) {
-        self.depth = depth
-        self.oldestCreatedAt = oldestCreatedAt
-    }
 
     /// Both parts of one provider's queue together (outbox rows and unexpanded chunks).
     package func merged(with other: OutboxStatistics?) -> OutboxStatistics {
@@ -59,18 +38,11 @@ package struct OutboxStatistics: Sendable, Equatable {
 
 /// What `OutboxStore.purgeExpired` removed.
 package struct PurgeCounts: Sendable, Equatable {
-    package var idempotencyRecords: Int
-    package var notifications: Int
-    package var deliveries: Int
+    package var idempotencyRecords: Int = 0
+    package var notifications: Int = 0
+    package var deliveries: Int = 0
     /// Notification statuses past the outcome retention.
-    package var statuses: Int
-
-    package init(idempotencyRecords: Int = 0, notifications: Int = 0, deliveries: Int = 0, statuses: Int = 0) {
-        self.idempotencyRecords = idempotencyRecords
-        self.notifications = notifications
-        self.deliveries = deliveries
-        self.statuses = statuses
-    }
+    package var statuses: Int = 0
 }
 
 /// Counters of the store's writer, for `/metrics`.

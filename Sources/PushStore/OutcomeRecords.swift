@@ -79,13 +79,7 @@ package struct DeliveryStateCounts: Sendable, Equatable {
 package struct NotificationStatus: Sendable, Equatable {
     package var id: String
     package var createdAt: Date
-    package var providers: [Provider: DeliveryStateCounts]
-
-    package init(id: String, createdAt: Date, providers: [Provider: DeliveryStateCounts] = [:]) {
-        self.id = id
-        self.createdAt = createdAt
-        self.providers = providers
-    }
+    package var providers: [Provider: DeliveryStateCounts] = [:]
 
     /// Every provider's counts added up.
     package var total: DeliveryStateCounts {

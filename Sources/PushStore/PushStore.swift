@@ -5,7 +5,8 @@ import PushProtocol
 /// idempotency records, and the durable outbox the delivery engine drains — the composition of the
 /// store's roles, which the three stores (memory, SQLite, PostgreSQL) implement and the node opens
 /// and closes. Each user names the narrowest role it calls: the service `RegistryStore &
-/// NotificationStore`, the delivery engine `OutboxStore`, the status page `OutboxStore & StoreStatus`.
+/// NotificationStore` (one store, or two apart), the delivery engine `OutboxStore`, the status page
+/// `OutboxStore & StoreStatus`; a test double implements only the role it stands in for.
 ///
 /// Every method of every role blocks the calling thread and is safe to call from many threads at
 /// once. A method that writes returns only after its change is committed. Accounts are account-id
@@ -88,7 +89,6 @@ package protocol NotificationStore: AnyObject, Sendable {
 /// The durable outbox the delivery engine drains: claims, their leases and outcomes, the wakeup
 /// after new rows, the queue's statistics and the periodic purge.
 package protocol OutboxStore: AnyObject, Sendable {
-
     /// Claims up to `limit` due deliveries of `provider` (oldest due first) for the store's lease time,
     /// counting an attempt on each. Rows past their expiry and rows whose registration is gone are
     /// deleted on the way and counted in the claim. A claim that is neither completed nor rescheduled

@@ -44,13 +44,6 @@ package struct Recipient: Sendable, Hashable {
     package var account: String
     package var deviceId: String
     package var platform: Platform
-
-    package init(registrationId: String, account: String, deviceId: String, platform: Platform) {
-        self.registrationId = registrationId
-        self.account = account
-        self.deviceId = deviceId
-        self.platform = platform
-    }
 }
 
 /// A notification as stored once for all its deliveries.
@@ -102,11 +95,6 @@ package enum EnqueueOutcome: Sendable, Equatable {
 package struct DeviceRef: Sendable, Hashable {
     package var account: String
     package var deviceId: String
-
-    package init(account: String, deviceId: String) {
-        self.account = account
-        self.deviceId = deviceId
-    }
 }
 
 /// What a Notify with `replaces` withdraws in the transaction that accepts it: the caller's
@@ -116,11 +104,6 @@ package struct DeviceRef: Sendable, Hashable {
 package struct Supersession: Sendable, Equatable {
     package var groupId: String
     package var devices: Set<DeviceRef>
-
-    package init(groupId: String, devices: Set<DeviceRef>) {
-        self.groupId = groupId
-        self.devices = devices
-    }
 }
 
 /// The answer of `NotificationStore.enqueue`: the outcome, how many deliveries were queued, and how many
