@@ -37,8 +37,9 @@ import Testing
 /// The engine's per-origin FIFO.
 @Suite struct RequestQueueTests {
     private func request(_ n: Int) -> H2Request {
-        H2Request(id: UInt64(n), request: ClientRequest(url: "https://a.example/\(n)"), target: H2Target.parse("https://a.example/\(n)")!,
-                  deadline: .now + .seconds(60), cancellation: nil, completion: { _ in })
+        H2Request(id: UInt64(n), Submission(request: ClientRequest(url: "https://a.example/\(n)"), deadline: .now + .seconds(60),
+                                            cancellation: nil, completion: { _ in }),
+                  target: H2Target.parse("https://a.example/\(n)")!)
     }
 
     @Test func keepsOrderWithRetriesInFrontAndForgetsWhatItHandedOut() {

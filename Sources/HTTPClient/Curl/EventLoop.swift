@@ -11,13 +11,6 @@ import PushSupport
 /// that thread, which is why the class can be `@unchecked Sendable`: its unsynchronised
 /// state (`active`, `pool`, `gate`) is never touched from anywhere else.
 final class EventLoop: @unchecked Sendable {
-    private struct Submission {
-        let request: ClientRequest
-        let deadline: ContinuousClock.Instant
-        let cancellation: CancellationFlag?
-        let completion: Transfer.Completion
-    }
-
     private struct Inbox {
         var submissions: [Submission] = []
         /// Some task cancelled its request: look for flagged transfers.

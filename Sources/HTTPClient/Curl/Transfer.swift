@@ -4,7 +4,7 @@ import PushNet
 /// One request on its way: the easy handle carrying it, what has arrived so far, and
 /// whom to tell when it ends. Lives on the event-loop thread only.
 final class Transfer {
-    typealias Completion = @Sendable (Result<ClientResponse, TransportError>) -> Void
+    typealias Completion = Submission.Completion
 
     let request: ClientRequest
     let completion: Completion

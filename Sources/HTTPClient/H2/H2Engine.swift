@@ -13,16 +13,8 @@ import PushSupport
 final class H2Engine: @unchecked Sendable {
     typealias Fallback = @Sendable (ClientRequest, CancellationFlag?, @escaping H2Request.Completion) -> Void
 
-    private struct Submission {
-        let request: ClientRequest
-        let target: H2Target
-        let deadline: ContinuousClock.Instant
-        let cancellation: CancellationFlag?
-        let completion: H2Request.Completion
-    }
-
     private struct Inbox {
-        var submissions: [Submission] = []
+        var submissions: [(Submission, H2Target)] = []
         var resolved: [(connection: UInt64, resolution: HostResolution)] = []
         var cancellationRequested = false
         var stopping = false
@@ -79,8 +71,8 @@ final class H2Engine: @unchecked Sendable {
         counters.withLock { $0.inFlight += 1 }
         let wake = inbox.withLock { inbox -> Bool? in
             guard !inbox.stopping else { return nil }
-            inbox.submissions.append(Submission(request: request, target: target, deadline: deadline,
-                                                cancellation: cancellation, completion: completion))
+            inbox.submissions.append((Submission(request: request, deadline: deadline, cancellation: cancellation,
+                                                 completion: completion), target))
             return inbox.submissions.count == 1
         }
         switch wake {
@@ -126,10 +118,10 @@ final class H2Engine: @unchecked Sendable {
                 return (inbox.submissions, inbox.resolved, inbox.cancellationRequested, inbox.stopping)
             }
             if stopping {
-                for submission in batch { complete(submission.completion, .failure(.cancelled)) }
+                for (submission, _) in batch { complete(submission.completion, .failure(.cancelled)) }
                 break
             }
-            for submission in batch { accept(submission) }
+            for (submission, target) in batch { accept(submission, target) }
             for (connection, resolution) in resolved { connect(connection, resolution) }
             if cancelling { cancelFlagged() }
             syncTouched()
@@ -161,18 +153,16 @@ final class H2Engine: @unchecked Sendable {
         Glibc.close(wakeFD)
     }
 
-    private func accept(_ submission: Submission) {
+    private func accept(_ submission: Submission, _ target: H2Target) {
         guard submission.request.headers.allSatisfy({ HeaderRules.isValid(name: $0.0) && HeaderRules.isValid(value: $0.1) }) else {
             return complete(submission.completion, .failure(.invalidHeader))
         }
         if submission.cancellation?.isCancelled == true { return complete(submission.completion, .failure(.cancelled)) }
-        let request = H2Request(id: nextRequestID, request: submission.request, target: submission.target,
-                                deadline: submission.deadline, cancellation: submission.cancellation,
-                                completion: submission.completion)
+        let request = H2Request(id: nextRequestID, submission, target: target)
         nextRequestID += 1
         requests[request.id] = request
-        let origin = submission.target.origin
-        if targets[origin] == nil { targets[origin] = submission.target }
+        let origin = target.origin
+        if targets[origin] == nil { targets[origin] = target }
         perform(pool.submit(request.id, origin: origin, deadline: request.deadline, now: clock.now))
     }
 

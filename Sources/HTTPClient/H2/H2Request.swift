@@ -1,7 +1,7 @@
 /// One request inside the HTTP/2 engine, across its attempts: what to send, when it must be
 /// done, and what the current attempt's stream has received. Lives on the engine's thread.
 final class H2Request {
-    typealias Completion = @Sendable (Result<ClientResponse, TransportError>) -> Void
+    typealias Completion = Submission.Completion
 
     /// Its key in `H2PoolStateMachine`.
     let id: UInt64
@@ -23,14 +23,13 @@ final class H2Request {
     /// The response body passed the cap: the stream was reset.
     var exceededBodyCap = false
 
-    init(id: UInt64, request: ClientRequest, target: H2Target, deadline: ContinuousClock.Instant, cancellation: CancellationFlag?,
-         completion: @escaping Completion) {
+    init(id: UInt64, _ submission: Submission, target: H2Target) {
         self.id = id
-        self.request = request
+        request = submission.request
         self.target = target
-        self.deadline = deadline
-        self.cancellation = cancellation
-        self.completion = completion
+        deadline = submission.deadline
+        cancellation = submission.cancellation
+        completion = submission.completion
     }
 
     /// Forgets what an earlier attempt received.
