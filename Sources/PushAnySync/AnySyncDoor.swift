@@ -8,8 +8,13 @@ import PushSupport
 /// The any-sync wire door (PROTOCOL §8): a TCP listener whose connections speak TLS + credentials +
 /// yamux + DRPC onto the same `PushService` and `RateLimiter` as the HTTP door. One thread per
 /// connection, at most `limits.maxConnections` of them and `limits.maxPendingHandshakes` still in
-/// TLS or credentials; `stop` sends GoAway to every session and closes it.
-package final class AnySyncDoor: Sendable {
+/// TLS or credentials.
+///
+/// A `LongRunning` part: made, it is bound (its port known); `start()` accepts; `stop()` stops
+/// accepting, sends GoAway to every session and closes it; `drain(timeout:)` waits for the
+/// sessions' threads.
+package final class AnySyncDoor: LongRunning {
+    package let name = "anysync"
     package struct StartError: Error, CustomStringConvertible, Sendable {
         package let description: String
     }
@@ -17,9 +22,14 @@ package final class AnySyncDoor: Sendable {
     package let port: Int
     package let peerID: String
     private let listener: AnySyncListener
-    private let connections = Protected<(next: Int, open: [Int: AnySyncConnection], stopped: Bool)>((0, [:], false))
+    private let connections = Protected<(next: Int, open: [Int: AnySyncConnection], started: Bool, stopped: Bool)>(
+        (0, [:], false, false))
     private let finished = DispatchGroup()
     private let log: LogSink
+    /// The acceptor thread's loop, run by `start`.
+    private let acceptLoop: @Sendable () -> Void
+    /// `anysync.listen` as configured, for the `anysync_listening` line.
+    private let address: ListenAddress
 
     /// What the door needs of the node's config (`anysync.*`, `limits.maxBodyBytes`, the enabled
     /// platforms).
@@ -40,22 +50,20 @@ package final class AnySyncDoor: Sendable {
         }
     }
 
-    /// Opens the door on `configuration.listen` with the node's peer key.
-    package static func start(_ configuration: Configuration, peerKey: Ed25519.KeyPair, service: PushService,
-                              rateLimiter: RateLimiter, log: LogSink) throws -> AnySyncDoor {
+    /// Binds the door to `configuration.listen` with the node's peer key; `start` opens it.
+    package convenience init(_ configuration: Configuration, peerKey: Ed25519.KeyPair, service: PushService,
+                             rateLimiter: RateLimiter, log: LogSink) throws {
         var settings = AnySyncConnection.Settings()
         settings.versions = configuration.protocolVersions
         settings.maxMessageBytes = configuration.maxMessageBytes
         settings.limits = configuration.limits
-        let door = try AnySyncDoor(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID in
+        try self.init(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID in
             PushCallHandler(service: service, rateLimiter: rateLimiter, caller: account, peerID: peerID,
                             disabledPlatformToken: { platform in
                                 log(.warn, "anysync_token_platform_disabled", ["platform": "\(platform.rawValue)", "account": "\(account.string)"])
                             },
                             enabledPlatforms: configuration.enabledPlatforms)
         }
-        log(.info, "anysync_listening", ["listen": "\(ListenAddress(host: configuration.listen.host, port: UInt16(door.port)))", "peerId": "\(door.peerID)"])
-        return door
     }
 
     init(address: ListenAddress, peerKey: Ed25519.KeyPair, settings: AnySyncConnection.Settings, log: LogSink,
@@ -66,8 +74,9 @@ package final class AnySyncDoor: Sendable {
         port = listener.port
         peerID = PeerID.string(publicKey: peerKey.publicKey)
         self.log = log
+        self.address = address
         let ownPeerID = peerID
-        let acceptor = Thread { [listener, connections, finished] in
+        acceptLoop = { [listener, connections, finished] in
             while let fd = listener.accept() {
                 let channel = SocketChannel(fd: fd)
                 let connection = AnySyncConnection(channel: channel, tls: tls, peerKey: peerKey, ownPeerID: ownPeerID,
@@ -98,7 +107,18 @@ package final class AnySyncDoor: Sendable {
                 worker.start()
             }
         }
+    }
+
+    /// Starts the acceptor thread (once).
+    package func start() {
+        guard connections.withLock({ state in
+            defer { state.started = true }
+            return !state.started && !state.stopped
+        }) else { return }
+        let acceptor = Thread(block: acceptLoop)
+        acceptor.name = "pushnode.anysync.accept"
         acceptor.start()
+        log(.info, "anysync_listening", ["listen": "\(ListenAddress(host: address.host, port: UInt16(port)))", "peerId": "\(peerID)"])
     }
 
     /// Why the acceptor closed a connection at once.
@@ -108,15 +128,23 @@ package final class AnySyncDoor: Sendable {
         case pendingHandshakeLimit = "pending_handshake_limit"
     }
 
-    /// Stops accepting, sends GoAway to every session and closes them; waits (bounded) for their threads.
-    package func stop(timeout: Double = 5) {
-        listener.shutdown()
-        let open = connections.withLock { state -> [AnySyncConnection] in
+    /// Stops accepting, sends GoAway to every session and closes it.
+    package func stop() {
+        let open = connections.withLock { state -> [AnySyncConnection]? in
+            guard !state.stopped else { return nil }
             state.stopped = true
             return Array(state.open.values)
         }
+        guard let open else { return }
+        listener.shutdown()
         open.forEach { $0.stop() }
-        _ = finished.wait(timeout: .now() + timeout)
         log(.info, "anysync_stopped", ["sessions": .int(open.count)])
+    }
+
+    /// Waits for the sessions' threads to end; true when they did within `timeout`.
+    @discardableResult
+    package func drain(timeout: Double) -> Bool {
+        stop()
+        return finished.wait(timeout: .after(seconds: timeout)) == .success
     }
 }

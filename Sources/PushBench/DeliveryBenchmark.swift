@@ -132,7 +132,7 @@ enum DeliveryBenchmark {
         let seconds = Clocks.monotonicSeconds() - start
         let cpu = processCPUSeconds() - cpuStart
         let storeEnd = store.statistics()
-        engine.stop(timeout: 5)
+        engine.drain(timeout: 5)
         let thousands = Double(count) / 1000
         return Drain(rate: Double(count) / seconds, cpuMicroseconds: cpu / Double(count) * 1e6,
                      writesPerThousand: Double(storeEnd.writes - storeStart.writes) / thousands,

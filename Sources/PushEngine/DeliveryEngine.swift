@@ -12,7 +12,12 @@ import PushSupport
 /// Crash safety comes from the store: a claim carries a lease, and rows a previous process
 /// claimed are due again when the store opens, so after `kill -9` every unfinished delivery
 /// resumes (at least once; `x-any-id` lets devices drop a duplicate).
-package final class DeliveryEngine: Sendable {
+///
+/// A `LongRunning` part made of `LongRunning` parts (the lanes, the purge and summary timers):
+/// `stop()` stops claiming and the timers; `drain(timeout:)` waits for the answers of the tries in
+/// flight, then shuts the transport down. Drain it before closing the store.
+package final class DeliveryEngine: LongRunning {
+    package let name = "delivery"
     package struct Configuration: Sendable {
         package var policy: RetryPolicy
         /// Requests outstanding per provider at most; further due rows wait in the outbox.
@@ -56,13 +61,11 @@ package final class DeliveryEngine: Sendable {
     }
 
     private let lanes: [Provider: ProviderLane]
-    private let store: any OutboxStore
     private let transport: any DeliveryTransport
-    private let configuration: Configuration
     private let log: LogSink
     private let clock: EngineClock
-    /// The purge and the summary timers, while the engine runs.
-    private let timers = Protected<[any DispatchSourceTimer]>([])
+    /// The outbox purge and the `delivery_summary` line.
+    private let timers: [PeriodicTask]
     private let summary: DeliverySummary
     package let health: ProviderHealth
     /// Tries per minute and the recent outcomes, for the status page.
@@ -87,9 +90,17 @@ package final class DeliveryEngine: Sendable {
                 health: health, summary: summary, activity: activity, log: log, clock: clock)
         }
         self.lanes = lanes
-        self.store = store
+        timers = [
+            PeriodicTask(name: "outbox-purge", every: configuration.purgeInterval) { [store, clock, log] in
+                do { _ = try store.purgeExpired(now: clock.now()) } catch {
+                    log(.error, "outbox_purge", ["error": "\(error)"])
+                }
+            },
+            PeriodicTask(name: "delivery-summary", every: configuration.summaryInterval) { [summary, log] in
+                if let line = summary.take() { log(line) }
+            },
+        ]
         self.transport = transport
-        self.configuration = configuration
         self.log = log
         self.clock = clock
         self.health = health
@@ -104,23 +115,7 @@ package final class DeliveryEngine: Sendable {
 
     package func start() {
         lanes.values.forEach { $0.start() }
-        let purge = Self.timer(every: configuration.purgeInterval) { [store, clock, log] in
-            do { _ = try store.purgeExpired(now: clock.now()) } catch {
-                log(.error, "outbox_purge", ["error": "\(error)"])
-            }
-        }
-        let summarize = Self.timer(every: configuration.summaryInterval) { [summary, log] in
-            if let line = summary.take() { log(line) }
-        }
-        timers.withLock { $0 = [purge, summarize] }
-    }
-
-    private static func timer(every interval: TimeInterval, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler(handler: handler)
-        timer.resume()
-        return timer
+        timers.forEach { $0.start() }
     }
 
     /// Deliveries were queued for `providers`: their lanes claim now rather than at the next poll.
@@ -131,22 +126,28 @@ package final class DeliveryEngine: Sendable {
     /// Requests awaiting an answer, per provider.
     package var inFlight: [Provider: Int] { lanes.mapValues(\.requestsInFlight) }
 
-    /// Stops claiming, waits up to `timeout` seconds for answers in flight, then cancels the
-    /// rest (their rows stay claimed and resume when the store next opens). Call before closing
-    /// the store.
-    package func stop(timeout: TimeInterval) {
-        timers.withLock { timers in
-            timers.forEach { $0.cancel() }
-            timers = []
-        }
+    /// Stops claiming, purging and summarizing; the tries in flight go on.
+    package func stop() {
+        timers.forEach { $0.stop() }
+        lanes.values.forEach { $0.stop() }
+    }
+
+    /// Waits up to `timeout` seconds for the answers in flight, then cancels the rest (their rows
+    /// stay claimed and resume when the store next opens) and shuts the transport down; logs the
+    /// last summary. True when nothing was cancelled.
+    @discardableResult
+    package func drain(timeout: TimeInterval) -> Bool {
+        stop()
         let deadline = clock.monotonic() + timeout
-        let drained = lanes.values.map { $0.stop(deadline: deadline) }.allSatisfy { $0 }
+        let left = { [clock] in max(0, deadline - clock.monotonic()) }
+        let drained = (timers + lanes.values.map { $0 as any LongRunning }).map { $0.drain(timeout: left()) }.allSatisfy { $0 }
         transport.shutdown()
         if !drained {
             log(.warn, "delivery_stop", ["in_flight_left": true])
             // Let the cancelled answers reach the lanes' threads before the store closes.
-            _ = lanes.values.map { $0.stop(deadline: clock.monotonic() + 1) }
+            lanes.values.forEach { $0.drain(timeout: 1) }
         }
         if let line = summary.take() { log(line) }
+        return drained
     }
 }

@@ -8,9 +8,10 @@ import PushSupport
 /// bounded by `maxHeaderBytes`, and a request that has not arrived whole within `requestTimeout`
 /// (bytes trickled in) closed by `RequestDeadlines`.
 ///
-/// Owns its `MHD_Daemon`. Life cycle: `start()`, then `quiesce()` (stop accepting; answers
-/// carry `Connection: close`), `waitUntilIdle(timeout:)`, `stop()`. Deinit stops it too.
-package final class HTTPServer: Sendable {
+/// Owns its `MHD_Daemon`. A `LongRunning` part: `start()` binds; `stop()` stops accepting (answers
+/// on open connections then carry `Connection: close`); `drain(timeout:)` waits for the requests
+/// in flight, then closes every connection and joins the worker threads. Deinit closes it too.
+package final class HTTPServer: LongRunning {
     package struct Configuration: Sendable {
         package var address: ListenAddress
         /// Worker threads (libmicrohttpd's thread pool).
@@ -48,6 +49,8 @@ package final class HTTPServer: Sendable {
         package let description: String
     }
 
+    /// `api` or `admin`, for logs.
+    package let name: String
     package let configuration: Configuration
     package let responder: any HTTPResponder
     let inFlight = InFlightCounter()
@@ -58,10 +61,11 @@ package final class HTTPServer: Sendable {
         var daemon: OpaquePointer?
         var port: UInt16 = 0
         var quiesced = false
-        var stopped = false
+        var closed = false
     }
 
-    package init(configuration: Configuration, responder: any HTTPResponder) {
+    package init(name: String = "http", configuration: Configuration, responder: any HTTPResponder) {
+        self.name = name
         self.configuration = configuration
         self.responder = responder
         deadlines = RequestDeadlines(requestTimeout: configuration.requestTimeout,
@@ -71,7 +75,7 @@ package final class HTTPServer: Sendable {
     /// Connections closed because a request did not arrive within `requestTimeout`.
     package var requestsTimedOut: Int { deadlines.timedOut }
 
-    deinit { stop() }
+    deinit { closeDaemon() }
 
     /// The bound port (the real one when the configured port is 0); 0 before `start()`.
     package var port: Int { Int(lifecycle.withLock { $0.port }) }
@@ -84,7 +88,7 @@ package final class HTTPServer: Sendable {
 
     /// Binds and starts the worker threads. A server starts once.
     package func start() throws(StartError) {
-        guard lifecycle.withLock({ $0.daemon == nil && !$0.stopped }) else {
+        guard lifecycle.withLock({ $0.daemon == nil && !$0.closed }) else {
             throw StartError(description: "server on \(configuration.address) was already started")
         }
         let address: SocketAddress
@@ -113,7 +117,7 @@ package final class HTTPServer: Sendable {
 
     /// Stops accepting connections; requests on open connections are still answered, each with
     /// `Connection: close`.
-    package func quiesce() {
+    package func stop() {
         lifecycle.withLock { state in
             guard let daemon = state.daemon, !state.quiesced else { return }
             state.quiesced = true
@@ -122,14 +126,19 @@ package final class HTTPServer: Sendable {
         }
     }
 
-    /// Waits until no request is in flight or `timeout` seconds passed; true when idle.
+    /// Waits until no request is in flight or `timeout` seconds passed (true when idle), then
+    /// closes every connection and joins the worker threads.
     @discardableResult
-    package func waitUntilIdle(timeout: Double) -> Bool { inFlight.waitForZero(timeout: timeout) }
+    package func drain(timeout: Double) -> Bool {
+        stop()
+        let idle = inFlight.waitForZero(timeout: timeout)
+        closeDaemon()
+        return idle
+    }
 
-    /// Closes every connection and joins the worker threads. Idempotent.
-    package func stop() {
+    private func closeDaemon() {
         let daemon: OpaquePointer? = lifecycle.withLock { state in
-            defer { state.daemon = nil; state.stopped = true }
+            defer { state.daemon = nil; state.closed = true }
             return state.daemon
         }
         if let daemon { MHD_stop_daemon(daemon) }

@@ -11,7 +11,8 @@ import PushStore
 import PushSupport
 
 /// The assembled node: config → listeners → storage and service → ready; and back down on
-/// SIGTERM/SIGINT: stop accepting, finish in-flight requests (bounded), close storage.
+/// SIGTERM/SIGINT: stop accepting, finish in-flight requests (bounded), finish the deliveries in
+/// flight (bounded), close storage — in the order `NodeServices` writes down.
 ///
 /// Listeners start first, so `/healthz` answers and `/readyz` says 503 `starting` while storage
 /// opens; signed routes answer 503 until then.
@@ -57,6 +58,8 @@ package final class Node: Sendable {
     private let dependencies: Dependencies
     private let log: LogSink
     private let state = Protected(State())
+    /// The listeners, the store, the engine and the any-sync door, as they started.
+    private let services: NodeServices
     /// Shared by the HTTP and any-sync doors.
     private let rateLimiter: RateLimiter
     /// Whether storage works, as the last store call found it: `/readyz` and the storage gauges.
@@ -69,6 +72,7 @@ package final class Node: Sendable {
         self.dependencies = dependencies
         self.log = log
         self.rateLimiter = RateLimiter(policy: config.rateLimits)
+        services = NodeServices(drainTimeout: config.server.shutdownTimeout)
         let failures = metrics.counter("pushnode_storage_failures_total", help: "Store calls (and replay checks) that failed.")
         let storage = StorageHealth(log: log, onFailure: { failures.increment() })
         self.storage = storage
@@ -84,8 +88,9 @@ package final class Node: Sendable {
     /// The any-sync door's bound port, when it is open.
     package var anysyncPort: Int? { state.withLock { $0.anysync?.port } }
 
-    /// Starts the listeners, then opens storage. Throws (with everything started stopped again)
-    /// when credentials, the data directory, a listener or storage fail.
+    /// Starts the listeners, then opens storage and starts what runs behind it (the engine, the
+    /// any-sync door). Throws (with everything started drained again) when credentials, the data
+    /// directory, a listener or storage fail.
     package func start() throws(StartError) {
         guard state.withLock({ state in
             defer { state.started = true }
@@ -123,27 +128,26 @@ package final class Node: Sendable {
                                 sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
-        do {
-            let backend = try dependencies.openBackend(config, platforms, metrics, log, storage)
-            if let peerKey, let service = backend.service, let doorConfiguration = AnySyncDoor.Configuration(config) {
-                do {
-                    let door = try AnySyncDoor.start(doorConfiguration, peerKey: peerKey, service: service, rateLimiter: rateLimiter, log: log)
-                    state.withLock { $0.anysync = door }
-                } catch {
-                    backend.close()
-                    stopListeners()
-                    throw StartError(description: "\(error)")
-                }
-            }
-            state.withLock {
-                $0.backend = backend
-                $0.readiness = .ready
-            }
-        } catch let error as StartError {
-            throw error
-        } catch {
-            stopListeners()
+        let backend: NodeBackend
+        do { backend = try dependencies.openBackend(config, platforms, metrics, log, storage) } catch {
+            stopServices()
             throw StartError(description: "storage: \(error)")
+        }
+        do {
+            for part in backend.parts { try services.start(part) }
+            if let peerKey, let service = backend.service, let doorConfiguration = AnySyncDoor.Configuration(config) {
+                let door = try AnySyncDoor(doorConfiguration, peerKey: peerKey, service: service, rateLimiter: rateLimiter, log: log)
+                state.withLock { $0.anysync = door }
+                try services.start(.doors, door)
+            }
+        } catch {
+            // Drains what started, the store included (the first of the backend's parts).
+            stopServices()
+            throw StartError(description: "\(error)")
+        }
+        state.withLock {
+            $0.backend = backend
+            $0.readiness = .ready
         }
         log(.info, "ready", ["listen": "\(ListenAddress(host: config.listen.host, port: UInt16(port)))",
                              "platforms": "\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))"])
@@ -182,8 +186,9 @@ package final class Node: Sendable {
     }
 
     private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {
-        func server(_ address: ListenAddress, _ responder: any HTTPResponder) -> HTTPServer {
-            HTTPServer(configuration: .init(address: address, threads: config.server.threads,
+        func server(_ name: String, _ address: ListenAddress, _ responder: any HTTPResponder) -> HTTPServer {
+            HTTPServer(name: name,
+                       configuration: .init(address: address, threads: config.server.threads,
                                             connectionTimeout: config.server.connectionTimeout,
                                             maxBodyBytes: config.limits.maxBodyBytes,
                                             maxConnections: config.server.maxConnections,
@@ -192,15 +197,15 @@ package final class Node: Sendable {
                                             requestTimeout: config.server.requestTimeout),
                        responder: responder)
         }
-        let api = server(config.listen, router)
-        do { try api.start() } catch { throw StartError(description: "listen: \(error)") }
+        let api = server("api", config.listen, router)
+        do { try services.start(.doors, api) } catch { throw StartError(description: "listen: \(error)") }
         state.withLock { $0.api = api }
         metrics.gauge("pushnode_http_requests_in_flight", help: "HTTP requests being read or answered on the API listener.",
                       of: api) { Double($0.requestsInFlight) }
         if let adminAddress = config.adminListen {
-            let admin = server(adminAddress, AdminRouter(operations: operations))
-            do { try admin.start() } catch {
-                stopListeners()
+            let admin = server("admin", adminAddress, AdminRouter(operations: operations))
+            do { try services.start(.doors, admin) } catch {
+                stopServices()
                 throw StartError(description: "adminListen: \(error)")
             }
             state.withLock { $0.admin = admin }
@@ -208,32 +213,33 @@ package final class Node: Sendable {
         }
     }
 
-    private func stopListeners() {
-        let (servers, door) = state.withLock { state -> ([HTTPServer], AnySyncDoor?) in
-            defer { state.api = nil; state.admin = nil; state.anysync = nil }
-            return ([state.api, state.admin].compactMap { $0 }, state.anysync)
+    /// Drains every part in the order `NodeServices` writes down, then lets go of them.
+    private func stopServices(drained: (NodeServices.Stage, [String]) -> Void = { _, _ in }) {
+        services.stop(drained: drained)
+        state.withLock { state in
+            state.api = nil
+            state.admin = nil
+            state.anysync = nil
+            state.backend = nil
         }
-        door?.stop()
-        servers.forEach { $0.stop() }
     }
 
-    /// Graceful shutdown, once: readiness `draining`, stop accepting, wait up to
-    /// `server.shutdownTimeout` for in-flight requests, close the listeners, then storage.
+    /// Graceful shutdown, once: readiness `draining`, then the doors stop accepting and answer what
+    /// they accepted (within `server.shutdownTimeout`), the engine applies the answers in flight,
+    /// and storage closes (`NodeServices`).
     package func shutdown() {
-        let (servers, backend): ([HTTPServer], NodeBackend?) = state.withLock { state in
-            guard !state.shutDown else { return ([], nil) }
+        guard state.withLock({ state -> Bool in
+            guard !state.shutDown else { return false }
             state.shutDown = true
             state.readiness = .draining
-            return ([state.api, state.admin].compactMap { $0 }, state.backend)
+            return true
+        }), !services.parts.isEmpty else { return }
+        stopServices { stage, unfinished in
+            guard stage == .doors else { return }
+            var fields = [LogField("stage", "drained"), LogField("complete", .bool(unfinished.isEmpty))]
+            if !unfinished.isEmpty { fields.append(LogField("unfinished", "\(unfinished.joined(separator: ","))")) }
+            log(LogRecord(.info, "shutdown", fields))
         }
-        guard !servers.isEmpty || backend != nil else { return }
-        servers.forEach { $0.quiesce() }
-        let deadline = Clocks.monotonicSeconds() + config.server.shutdownTimeout
-        let idle = servers.allSatisfy { $0.waitUntilIdle(timeout: max(0, deadline - Clocks.monotonicSeconds())) }
-        log(.info, "shutdown", ["stage": "drained", "complete": .bool(idle), "in_flight": .int(servers.reduce(0) { $0 + $1.requestsInFlight })])
-        stopListeners()
-        backend?.close()
-        state.withLock { $0.backend = nil }
         log(.info, "shutdown", ["stage": "done"])
     }
 

@@ -44,15 +44,10 @@ enum NodeAssembly {
         let routes = ServiceRoutes(service: service)
         // Deliveries queued by another node (PostgreSQL) wake this node's lanes too.
         store.onEnqueue { engine.wake(Set(Provider.allCases)) }
-        engine.start()
-        let shutdownTimeout = config.server.shutdownTimeout
         let status = NodeStatusSource(engine: engine, store: store, storageDriver: config.storage.driver.rawValue,
                                       now: { Date() })
         return NodeBackend(handler: { routes.handle($0, caller: $1) },
-                           close: {
-                               engine.stop(timeout: shutdownTimeout)
-                               store.close()
-                           },
+                           close: { store.close() }, delivery: engine,
                            providerHealth: { engine.health.snapshot.mapValues(ProviderReadiness.init) }, service: service,
                            status: { status.snapshot(startedAt: $0) })
     }

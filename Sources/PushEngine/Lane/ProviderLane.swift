@@ -13,7 +13,10 @@ import PushSupport
 /// batch (so a batch's Web Push encryption runs while the lane's thread does the store's work);
 /// the HTTP client's thread only queues answers. Wakeups and stop requests are queued the same
 /// way. The driver decides nothing itself.
-final class ProviderLane: @unchecked Sendable {
+///
+/// A `LongRunning` part, started and drained by its `DeliveryEngine`: `stop()` stops claiming,
+/// `drain(timeout:)` waits until the answers of the tries in flight are applied.
+final class ProviderLane: LongRunning, @unchecked Sendable {
     /// A finished try queued for the lane's thread.
     private struct Finished {
         var attempt: LaneStateMachine.Attempt
@@ -23,6 +26,7 @@ final class ProviderLane: @unchecked Sendable {
     }
 
     let provider: Provider
+    var name: String { "delivery-\(provider.rawValue)" }
     private let gateway: any PushGateway
     private let credentials: (any ProviderCredentials)?
     private let store: any OutboxStore
@@ -73,7 +77,10 @@ final class ProviderLane: @unchecked Sendable {
     }
 
     func start() {
-        condition.withLock { started = true }
+        guard condition.withLock({ () -> Bool in
+            defer { started = true }
+            return !started
+        }) else { return }
         let thread = Thread { [self] in run() }
         thread.name = "pushnode-delivery-\(provider.rawValue)"
         thread.start()
@@ -87,13 +94,22 @@ final class ProviderLane: @unchecked Sendable {
         }
     }
 
-    /// Stops claiming; waits until the tries in flight are applied or `deadline`
-    /// (`clock.monotonic`) passes. Rows still claimed then become due again when the store next opens.
-    func stop(deadline: Double) -> Bool {
+    /// Stops claiming; the tries in flight go on.
+    func stop() {
+        condition.withLock {
+            stopPending = true
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until the tries in flight are applied and the thread ended, or `timeout` seconds
+    /// (`clock.monotonic`) pass. Rows still claimed then become due again when the store next opens.
+    @discardableResult
+    func drain(timeout: Double) -> Bool {
+        stop()
+        let deadline = clock.monotonic() + timeout
         condition.lock()
         defer { condition.unlock() }
-        stopPending = true
-        condition.broadcast()
         while started && !exited {
             let left = deadline - clock.monotonic()
             if left <= 0 { return false }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import PushSupport
 
@@ -7,24 +8,50 @@ import PushSupport
 /// A lost connection is reopened (a second later); `wake` is called once after a reconnect, since
 /// notifications sent meanwhile are lost. Workers still sweep on a timer for retries that come due
 /// and expired leases: a notification is a hint, never the only way a row is found.
-final class PGListener: Sendable {
-    private let stopped = Protected(false)
+final class PGListener: LongRunning {
+    let name = "postgres-listener"
+    private let conninfo: String
+    private let channel: String
+    private let wake: @Sendable () -> Void
+    private let state = Protected((started: false, stopped: false))
+    private let ended = DispatchSemaphore(value: 0)
 
     init(conninfo: String, channel: String, wake: @escaping @Sendable () -> Void) {
-        let thread = Thread { [stopped] in
-            Self.run(conninfo: conninfo, channel: channel, stopped: stopped, wake: wake)
+        self.conninfo = conninfo
+        self.channel = channel
+        self.wake = wake
+    }
+
+    func start() {
+        guard state.withLock({ state in
+            defer { state.started = true }
+            return !state.started && !state.stopped
+        }) else { return }
+        let thread = Thread { [conninfo, channel, state, ended, wake] in
+            Self.run(conninfo: conninfo, channel: channel, stopped: { state.withLock { $0.stopped } }, wake: wake)
+            ended.signal()
         }
         thread.name = "pushnode.postgres.listener"
         thread.start()
     }
 
-    /// Asks the thread to end (within about a second); does not wait for it.
-    func stop() { stopped.withLock { $0 = true } }
+    /// Asks the thread to end; it does within about a second (its wait for a notification).
+    func stop() { state.withLock { $0.stopped = true } }
 
-    private static func run(conninfo: String, channel: String, stopped: Protected<Bool>,
+    /// Waits for the thread to end: it holds no work, only its connection.
+    @discardableResult
+    func drain(timeout: Double) -> Bool {
+        stop()
+        guard state.withLock({ $0.started }) else { return true }
+        guard ended.wait(timeout: .after(seconds: timeout)) == .success else { return false }
+        ended.signal()
+        return true
+    }
+
+    private static func run(conninfo: String, channel: String, stopped: () -> Bool,
                             wake: @Sendable () -> Void) {
         var reconnecting = false
-        while !stopped.withLock({ $0 }) {
+        while !stopped() {
             guard let connection = try? PGConnection(conninfo: conninfo),
                   (try? connection.execute("LISTEN \(channel)")) != nil else {
                 Thread.sleep(forTimeInterval: 1)
@@ -33,7 +60,7 @@ final class PGListener: Sendable {
             }
             if reconnecting { wake() }
             reconnecting = true
-            while !stopped.withLock({ $0 }) {
+            while !stopped() {
                 guard connection.waitReadable(timeout: 0.5), connection.consumeInput() else { break }
                 if !connection.takeNotifications().isEmpty { wake() }
             }

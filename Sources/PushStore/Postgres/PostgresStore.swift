@@ -68,6 +68,7 @@ package final class PostgresStore: PushStore {
     deinit { close() }
 
     package func close() {
+        // Not drained: the listener holds no work, and its thread ends by itself within a second.
         listener.withLock { listener in
             listener?.stop()
             listener = nil
@@ -96,7 +97,9 @@ package final class PostgresStore: PushStore {
         listener.withLock { listener in
             guard listener == nil else { return }
             let hooks = self.hooks
-            listener = PGListener(conninfo: conninfo, channel: Self.outboxChannel) { hooks.fire() }
+            let started = PGListener(conninfo: conninfo, channel: Self.outboxChannel) { hooks.fire() }
+            started.start()
+            listener = started
         }
     }
 

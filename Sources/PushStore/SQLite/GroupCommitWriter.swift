@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PushSupport
 
 /// The single writer of a SQLite store, committing concurrent requests together.
 ///
@@ -11,13 +12,18 @@ import Foundation
 /// an answer sent afterwards is never ahead of the data. A job queued `alone` (the write probe) is
 /// a batch of its own.
 ///
-/// `@unchecked Sendable`: `pending`, `closed` and `statistics` are guarded by `condition`; the
-/// connection is touched by the writer thread only.
-package final class GroupCommitWriter: @unchecked Sendable {
+/// A `LongRunning` part that its store starts and drains: `stop()` refuses new jobs,
+/// `drain(timeout:)` waits until every queued job is committed and the thread ended.
+///
+/// `@unchecked Sendable`: `pending`, `started`, `closed` and `statistics` are guarded by `condition`;
+/// the connection is touched by the writer thread only.
+package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
+    package let name = "sqlite-writer"
     private let connection: SQLiteConnection
     private let maxBatch: Int
     private let condition = NSCondition()
     private var pending: [any WriteJob] = []
+    private var started = false
     private var closed = false
     private var stats = StoreStatistics()
     private let stopped = DispatchSemaphore(value: 0)
@@ -25,6 +31,14 @@ package final class GroupCommitWriter: @unchecked Sendable {
     init(connection: SQLiteConnection, maxBatch: Int = 1024) {
         self.connection = connection
         self.maxBatch = maxBatch
+    }
+
+    /// Starts the writer thread (once).
+    package func start() {
+        guard condition.withLock({ () -> Bool in
+            defer { started = true }
+            return !started && !closed
+        }) else { return }
         let thread = Thread { [self] in self.run() }
         thread.name = "pushnode.sqlite.writer"
         thread.start()
@@ -45,14 +59,23 @@ package final class GroupCommitWriter: @unchecked Sendable {
         return try job.wait()
     }
 
-    /// Finishes every queued job, then stops the thread. Later `perform` calls throw `StoreError.closed`.
-    func close() {
-        condition.lock()
-        let alreadyClosed = closed
-        closed = true
-        condition.signal()
-        condition.unlock()
-        if !alreadyClosed { stopped.wait() }
+    /// Refuses new jobs: later `perform` calls throw `StoreError.closed`. The queued ones still commit.
+    package func stop() {
+        condition.withLock {
+            closed = true
+            condition.signal()
+        }
+    }
+
+    /// Waits until every queued job is committed and the thread ended (its last act folds the WAL
+    /// into the database file); true when it did within `timeout`.
+    @discardableResult
+    package func drain(timeout: Double) -> Bool {
+        stop()
+        guard condition.withLock({ started }) else { return true }
+        guard stopped.wait(timeout: .after(seconds: timeout)) == .success else { return false }
+        stopped.signal() // for the next drain: the thread ended for good
+        return true
     }
 
     var statistics: StoreStatistics {

@@ -57,13 +57,16 @@ package final class SQLiteStore: PushStore {
         try SQLiteMigrations.apply(on: connection)
         try Self.releaseClaims(on: connection)
         writer = GroupCommitWriter(connection: connection, maxBatch: configuration.maxBatch)
+        writer.start()
         readers = .readers(path: path, maxIdle: configuration.maxIdleReaders)
     }
 
     deinit { close() }
 
+    /// Commits what the writer holds (however long that takes: an accepted write is never dropped),
+    /// then closes every connection.
     package func close() {
-        writer.close()
+        writer.drain(timeout: .infinity)
         readers.close()
         hooks.removeAll()
     }

@@ -175,7 +175,7 @@ import Testing
         try f.queue("held-token")
         waitUntil { f.engine.inFlight[.fcm] == 1 }
         let start = Clocks.monotonicSeconds()
-        f.engine.stop(timeout: 0.2)
+        f.engine.drain(timeout: 0.2)
         #expect(Clocks.monotonicSeconds() - start >= 0.2)
         #expect(f.count("retried") == 1 && f.depth(.fcm) == 1 && f.engine.inFlight[.fcm] == 0)
     }
@@ -186,7 +186,7 @@ import Testing
         try f.queue("tok-1")
         waitUntil { f.count("delivered") == 1 }
         let start = Clocks.monotonicSeconds()
-        f.engine.stop(timeout: 30)
+        f.engine.drain(timeout: 30)
         #expect(Clocks.monotonicSeconds() - start < 10)  // not the deadline: a bound against hangs
     }
 

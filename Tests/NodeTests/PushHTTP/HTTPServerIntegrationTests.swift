@@ -36,7 +36,7 @@ import Testing
         try server.start()
     }
 
-    deinit { server.stop() }
+    deinit { server.drain(timeout: 0) }
 
     func client() throws -> RawHTTPClient { try RawHTTPClient(port: server.port) }
 
@@ -173,11 +173,11 @@ import Testing
     @Test func quiescingStopsNewConnectionsButAnswersOpenOnesWithClose() throws {
         let c = try client()
         #expect(try c.request("GET", "/healthz").status == 200)
-        server.quiesce()
+        server.stop()
         let last = try c.request("GET", "/healthz")
         #expect(last.status == 200)
         #expect(last.header("connection") == "close")
         #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(port: self.server.port) }
-        #expect(server.waitUntilIdle(timeout: 5))
+        #expect(server.drain(timeout: 5))
     }
 }

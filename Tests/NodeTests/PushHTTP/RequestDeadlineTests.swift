@@ -23,7 +23,7 @@ import Testing
         try server.start()
     }
 
-    deinit { server.stop() }
+    deinit { server.drain(timeout: 0) }
 
     /// Sends `head`, then one byte of `trickle` every 150 ms on another thread; returns the seconds
     /// until the server closed the connection.

@@ -72,5 +72,5 @@ final class EngineFixture {
         } ?? nil
     }
 
-    deinit { engine.stop(timeout: 2) }
+    deinit { engine.drain(timeout: 2) }
 }

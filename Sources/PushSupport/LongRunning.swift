@@ -1,0 +1,32 @@
+import Dispatch
+
+/// A part of the node that runs on threads of its own until it is asked to stop, then finishes
+/// what it accepted: an HTTP listener, the any-sync door, the delivery engine and its provider
+/// lanes and timers, the SQLite writer, PostgreSQL's `LISTEN` thread. One vocabulary for all of
+/// them, in the spirit of swift-service-lifecycle's `Service` (kept on threads: none of these
+/// parts is async):
+///
+/// - `start()` — its threads run. A part starts once.
+/// - `stop()` — it takes no new work (a listener stops accepting, a lane stops claiming, the
+///   writer refuses new jobs). Returns at once; idempotent.
+/// - `drain(timeout:)` — waits until what it accepted is finished (requests answered, answers of
+///   tries in flight applied, queued jobs committed), at most `timeout` seconds, then lets its
+///   threads go and frees what they held. Stops first when `stop()` was not called; idempotent;
+///   true when everything finished in time. On a part never started it returns true at once.
+///
+/// The order in which a node drains its parts is written once, in `PushNode/NodeServices.swift`.
+package protocol LongRunning: AnyObject, Sendable {
+    /// What the part is called in logs (`api`, `delivery`, `sqlite-writer`).
+    var name: String { get }
+    func start() throws
+    func stop()
+    @discardableResult
+    func drain(timeout: Double) -> Bool
+}
+
+extension DispatchTime {
+    /// `timeout` seconds from now; never for an infinite timeout (a drain that must not give up).
+    package static func after(seconds timeout: Double) -> DispatchTime {
+        timeout.isFinite ? .now() + max(0, timeout) : .distantFuture
+    }
+}
