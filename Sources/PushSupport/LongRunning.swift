@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A part of the node that runs on threads of its own until it is asked to stop, then finishes
 /// what it accepted: an HTTP listener, the any-sync door, the delivery engine and its provider
@@ -28,5 +29,32 @@ extension DispatchTime {
     /// `timeout` seconds from now; never for an infinite timeout (a drain that must not give up).
     package static func after(seconds timeout: Double) -> DispatchTime {
         timeout.isFinite ? .now() + max(0, timeout) : .distantFuture
+    }
+}
+
+/// Opens once and stays open: what a drain waits on, e.g. a part's thread has ended. Any number
+/// of callers may wait, before or after it opened.
+package final class Latch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false // guarded by `condition`
+
+    package init() {}
+
+    package func open() {
+        condition.withLock {
+            isOpen = true
+            condition.broadcast()
+        }
+    }
+
+    /// True once open; false when `timeout` seconds passed first (an infinite timeout never does).
+    package func wait(timeout: Double) -> Bool {
+        let deadline = timeout.isFinite ? Date(timeIntervalSinceNow: max(0, timeout)) : .distantFuture
+        condition.lock()
+        defer { condition.unlock() }
+        while !isOpen {
+            if !condition.wait(until: deadline) { return isOpen }
+        }
+        return true
     }
 }

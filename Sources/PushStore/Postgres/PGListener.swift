@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PushSupport
 
@@ -14,7 +13,7 @@ final class PGListener: LongRunning {
     private let channel: String
     private let wake: @Sendable () -> Void
     private let state = Protected((started: false, stopped: false))
-    private let ended = DispatchSemaphore(value: 0)
+    private let ended = Latch()
 
     init(conninfo: String, channel: String, wake: @escaping @Sendable () -> Void) {
         self.conninfo = conninfo
@@ -29,7 +28,7 @@ final class PGListener: LongRunning {
         }) else { return }
         let thread = Thread { [conninfo, channel, state, ended, wake] in
             Self.run(conninfo: conninfo, channel: channel, stopped: { state.withLock { $0.stopped } }, wake: wake)
-            ended.signal()
+            ended.open()
         }
         thread.name = "pushnode.postgres.listener"
         thread.start()
@@ -43,9 +42,7 @@ final class PGListener: LongRunning {
     func drain(timeout: Double) -> Bool {
         stop()
         guard state.withLock({ $0.started }) else { return true }
-        guard ended.wait(timeout: .after(seconds: timeout)) == .success else { return false }
-        ended.signal()
-        return true
+        return ended.wait(timeout: timeout)
     }
 
     private static func run(conninfo: String, channel: String, stopped: () -> Bool,

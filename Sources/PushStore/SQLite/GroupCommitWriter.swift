@@ -26,7 +26,8 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
     private var started = false
     private var closed = false
     private var stats = StoreStatistics()
-    private let stopped = DispatchSemaphore(value: 0)
+    /// Opened by the thread's last act.
+    private let ended = Latch()
 
     init(connection: SQLiteConnection, maxBatch: Int = 1024) {
         self.connection = connection
@@ -73,9 +74,7 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
     package func drain(timeout: Double) -> Bool {
         stop()
         guard condition.withLock({ started }) else { return true }
-        guard stopped.wait(timeout: .after(seconds: timeout)) == .success else { return false }
-        stopped.signal() // for the next drain: the thread ended for good
-        return true
+        return ended.wait(timeout: timeout)
     }
 
     var statistics: StoreStatistics {
@@ -108,7 +107,7 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
         // Closed and drained: fold the WAL into the database file so a stopped node leaves one
         // self-contained file (committed data was already durable in the WAL either way).
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        stopped.signal()
+        ended.open()
     }
 
     /// Waits for work; nil once closed and drained.
