@@ -49,10 +49,15 @@ package final class Latch: @unchecked Sendable {
 
     /// True once open; false when `timeout` seconds passed first (an infinite timeout never does).
     package func wait(timeout: Double) -> Bool {
-        let deadline = timeout.isFinite ? Date(timeIntervalSinceNow: max(0, timeout)) : .distantFuture
+        // Not `wait(until: .distantFuture)`: Foundation on Linux traps converting it to a timespec.
+        let deadline = timeout.isFinite ? Date(timeIntervalSinceNow: max(0, timeout)) : nil
         condition.lock()
         defer { condition.unlock() }
         while !isOpen {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
             if !condition.wait(until: deadline) { return isOpen }
         }
         return true
