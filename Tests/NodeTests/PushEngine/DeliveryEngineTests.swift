@@ -166,9 +166,9 @@ import Testing
         #expect(f.transport.count("held-token") == 1)
     }
 
-    /// Stop waits for the answers in flight up to its deadline; then the transport cancels them
+    /// Drain waits for the answers in flight up to its deadline; then the transport cancels them
     /// and the lane applies the cancellations before the store closes: the row stays queued.
-    @Test func stopWaitsForAnswersInFlightUpToItsDeadline() throws {
+    @Test func drainWaitsForAnswersInFlightUpToItsDeadline() throws {
         let f = EngineFixture()
         f.transport.script("held-token", [nil])
         f.engine.start()
@@ -180,7 +180,7 @@ import Testing
         #expect(f.count("retried") == 1 && f.depth(.fcm) == 1 && f.engine.inFlight[.fcm] == 0)
     }
 
-    @Test func stopReturnsOnceNothingIsInFlight() throws {
+    @Test func drainReturnsOnceNothingIsInFlight() throws {
         let f = EngineFixture()
         f.engine.start()
         try f.queue("tok-1")
