@@ -28,6 +28,8 @@ extension ConfigKey {
             .int("limits.maxTopicsPerRequest", \.limits.maxTopicsPerRequest),
             .int("limits.maxSubscriptions", \.limits.maxSubscriptions),
             .int("limits.maxBodyBytes", \.limits.maxBodyBytes),
+            .int("limits.maxRegistrationsPerAccount", \.limits.maxRegistrationsPerAccount),
+            .int("limits.maxSpacesPerAccount", \.limits.maxSpacesPerAccount),
             .bool("spaces.requireRegistration", \.spaces.requireRegistration),
             .int("delivery.attempts", \.delivery.attempts),
             .duration("delivery.initialBackoff", \.delivery.initialBackoff),

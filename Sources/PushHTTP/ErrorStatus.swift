@@ -10,7 +10,7 @@ package enum ErrorStatus {
         .authMissing: 401, .authMalformed: 401, .authInvalidSignature: 401, .authExpired: 401, .authReplayed: 401,
         .notFound: 404, .notificationNotFound: 404,
         .methodNotAllowed: 405,
-        .platformDisabled: 409,
+        .platformDisabled: 409, .tokenInUse: 409, .accountLimitReached: 409,
         .tooLarge: 413, .payloadTooLarge: 413,
         .rateLimited: 429,
         .internal: 500,

@@ -52,6 +52,11 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let messageSignatureInvalid: Code = "message.signature_invalid"
         public static let payloadTooLarge: Code = "payload.too_large"
         public static let tokenEndpointNotRoutable: Code = "token.endpoint_not_routable"
+        /// A Web Push endpoint another account holds, registered without its `auth` secret.
+        public static let tokenInUse: Code = "token.in_use"
+        /// The caller already holds `limits.maxRegistrationsPerAccount` registrations or
+        /// `limits.maxSpacesPerAccount` spaces.
+        public static let accountLimitReached: Code = "account.limit_reached"
         /// No notification of that id sent by the caller within the outcome retention.
         public static let notificationNotFound: Code = "notification.not_found"
     }

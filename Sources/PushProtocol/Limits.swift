@@ -8,13 +8,19 @@ public struct Limits: Sendable, Equatable, Codable {
     public var maxSubscriptions: Int
     /// Largest HTTP request body (`request.too_large` above it).
     public var maxBodyBytes: Int
+    /// Most registrations one account may hold (`account.limit_reached` past it).
+    public var maxRegistrationsPerAccount: Int
+    /// Most spaces one account may register (`account.limit_reached` past it).
+    public var maxSpacesPerAccount: Int
 
     public init(maxPayloadBytes: Int = 2816, maxTopicsPerRequest: Int = 256, maxSubscriptions: Int = 10_000,
-                maxBodyBytes: Int = 4 * 1024 * 1024) {
+                maxBodyBytes: Int = 4 * 1024 * 1024, maxRegistrationsPerAccount: Int = 64, maxSpacesPerAccount: Int = 256) {
         self.maxPayloadBytes = maxPayloadBytes
         self.maxTopicsPerRequest = maxTopicsPerRequest
         self.maxSubscriptions = maxSubscriptions
         self.maxBodyBytes = maxBodyBytes
+        self.maxRegistrationsPerAccount = maxRegistrationsPerAccount
+        self.maxSpacesPerAccount = maxSpacesPerAccount
     }
 
     public static let `default` = Limits()

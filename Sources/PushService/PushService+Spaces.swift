@@ -3,10 +3,16 @@ import PushCrypto
 import PushProtocol
 
 extension PushService {
-    /// `POST /v1/spaces`: the space key must sign the caller's account id.
+    /// `POST /v1/spaces`: the space key must sign the caller's account id; past
+    /// `limits.maxSpacesPerAccount` a new space is refused `account.limit_reached`.
     package func createSpace(_ request: SpaceRequest, caller: AccountID) throws(ServiceError) -> EmptyResponse {
         try verify(request, caller: caller)
-        try stored(.write) { try registry.addSpace(request.spaceKey.string, account: caller.string, at: clock()) }
+        let spaceKey = request.spaceKey.string
+        try accountLocks.withLock(caller.string) { () throws(ServiceError) in
+            let held = try stored(.read) { try registry.spaces(ofAccount: caller.string) }
+            try AccountBounds.checkSpace(spaceKey, held: held, limit: limits.maxSpacesPerAccount)
+            try stored(.write) { try registry.addSpace(spaceKey, account: caller.string, at: clock()) }
+        }
         return EmptyResponse()
     }
 

@@ -6,7 +6,9 @@ import PushSupport
 
 extension PushService {
     /// `POST /v1/tokens`. The same platform, appId, environment and token always make the same
-    /// registration; registering it again replaces it, moving it to the caller if another account had it.
+    /// registration; registering it again replaces it, moving it to the caller if another account had it
+    /// (a Web Push endpoint only with the `auth` it was registered with: `AccountBounds.checkOwner`).
+    /// Past `limits.maxRegistrationsPerAccount` a new one is refused `account.limit_reached`.
     /// `admittingDisabledPlatform` stores a token of a platform without credentials instead of refusing
     /// it with `platform.disabled` (the any-sync door, PROTOCOL §8: its clients resend tokens every cycle).
     package func setToken(_ request: SetTokenRequest, caller: AccountID,
@@ -18,7 +20,15 @@ extension PushService {
             id: id, account: caller.string, deviceId: request.deviceId, platform: request.platform,
             token: normalized.token, p256dh: normalized.p256dh, auth: normalized.auth, appId: normalized.appId,
             environment: normalized.environment, createdAt: now, updatedAt: now)
-        _ = try stored(.write) { try registry.saveRegistration(registration) }
+        try accountLocks.withLock(caller.string) { () throws(ServiceError) in
+            let existing = try stored(.read) { try registry.registration(id: id) }
+            try AccountBounds.checkOwner(registration, existing: existing)
+            if existing?.account != caller.string {
+                let held = try stored(.read) { try registry.registrations(ofAccount: caller.string) }
+                try AccountBounds.checkRegistration(registration, held: held, limit: limits.maxRegistrationsPerAccount)
+            }
+            _ = try stored(.write) { try registry.saveRegistration(registration) }
+        }
         return SetTokenResponse(registrationId: id)
     }
 

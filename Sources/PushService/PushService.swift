@@ -50,6 +50,8 @@ package final class PushService: Sendable {
     package let configuration: Configuration
     let tokenRules: TokenRules
     let topicSignatures: TopicSignatureCache
+    /// One account's count-then-write at a time (`AccountBounds`).
+    let accountLocks = AccountLocks()
     package let clock: @Sendable () -> Date
     let counters = Protected(Statistics())
 

@@ -27,6 +27,8 @@ package protocol RegistryStore: AnyObject, Sendable {
     func saveRegistration(_ registration: Registration) throws -> Registration
     /// The account's registrations, oldest first.
     func registrations(ofAccount account: String) throws -> [Registration]
+    /// The registration with `id`, whichever account holds it (its last outcome and delivery left out).
+    func registration(id: String) throws -> Registration?
     /// Removes every registration of one device of the account; returns how many.
     @discardableResult
     func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int

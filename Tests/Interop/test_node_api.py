@@ -281,10 +281,15 @@ def test_listing_never_leaks_tokens_or_keys(node):
 
 
 def test_a_token_moves_to_its_new_owner(node):
+    """A Web Push endpoint moves only with the auth secret it was registered with (a browser
+    re-registering its own subscription); with other keys it is 409 token.in_use and stays put."""
     first, second = Account(), Account()
-    endpoint = webpush_token("x")["token"]
-    rid = register(node, first, "tablet", endpoint=endpoint)
-    assert register(node, second, "tablet", endpoint=endpoint) == rid
+    body = webpush_token("tablet")
+    rid = register(node, first, "tablet", endpoint=body["token"], p256dh=body["p256dh"], auth=body["auth"])
+    stolen = webpush_token("tablet", endpoint=body["token"])
+    assert error(second.call(node, "POST", "/v1/tokens", stolen)) == (409, "token.in_use", "token")
+    assert [r["registrationId"] for r in first.call(node, "GET", "/v1/tokens")[1]["registrations"]] == [rid]
+    assert register(node, second, "tablet", endpoint=body["token"], p256dh=stolen["p256dh"], auth=body["auth"]) == rid
     assert first.call(node, "GET", "/v1/tokens")[1] == {"registrations": []}
     assert [r["registrationId"] for r in second.call(node, "GET", "/v1/tokens")[1]["registrations"]] == [rid]
 

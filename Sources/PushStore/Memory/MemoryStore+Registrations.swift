@@ -28,6 +28,16 @@ extension MemoryStore {
         try read { $0.registrations(ofAccount: account) }
     }
 
+    package func registration(id: String) throws -> Registration? {
+        try read { tables in
+            tables.registrations[id].map { registration in
+                var found = registration
+                (found.lastDeliveryAt, found.lastOutcome) = (nil, nil)
+                return found
+            }
+        }
+    }
+
     package func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
         try write { tables in
             tables.removeRegistrations(ofAccount: account) { $0.deviceId == deviceId }

@@ -43,6 +43,13 @@ extension PostgresStore {
         }
     }
 
+    package func registration(id: String) throws -> Registration? {
+        try read { db in
+            try db.query("SELECT \(StoreColumns.registration) FROM registrations WHERE id = $1", [.text(id)])
+                .rows.first.map { try Registration(row: $0) }
+        }
+    }
+
     package func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
         try write { db in
             try db.run("DELETE FROM registrations WHERE account = $1 AND device_id = $2", [.text(account), .text(deviceId)])

@@ -42,6 +42,14 @@ extension SQLiteStore {
         }
     }
 
+    package func registration(id: String) throws -> Registration? {
+        try read { db in
+            try db.queryFirst("SELECT \(StoreColumns.registration) FROM registrations WHERE id = ?", [.text(id)]) {
+                try Registration(row: $0)
+            }
+        }
+    }
+
     package func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
         try write { db in
             try db.run("DELETE FROM registrations WHERE account = ? AND device_id = ?", [.text(account), .text(deviceId)])

@@ -33,7 +33,8 @@ import Testing
         #expect(config.dataDir == "./pushnode-data")
         #expect(config.storage.driver == .sqlite)
         #expect(config.auth.clockSkew == 300)
-        #expect(config.limits == Limits(maxPayloadBytes: 2816, maxTopicsPerRequest: 256, maxSubscriptions: 10000, maxBodyBytes: 4_194_304))
+        #expect(config.limits == Limits(maxPayloadBytes: 2816, maxTopicsPerRequest: 256, maxSubscriptions: 10000, maxBodyBytes: 4_194_304,
+                                       maxRegistrationsPerAccount: 64, maxSpacesPerAccount: 256))
         #expect(config.spaces.requireRegistration == false)
         #expect(config.server.statusOnPublicListener == false)
         #expect(config.delivery.attempts == 6)

@@ -96,6 +96,8 @@ import Testing
         webpush.auth = [UInt8](repeating: 3, count: 16)
         _ = try fixture.store.saveRegistration(webpush)
         #expect(try fixture.store.registrations(ofAccount: "A") == [webpush])
+        #expect(try fixture.store.registration(id: "w") == webpush)  // by id, whichever account holds it
+        #expect(try fixture.store.registration(id: "nothing") == nil)
     }
 
     @Test(arguments: StoreKind.available) func subscriptionsReplaceAddRemoveAndLimit(kind: StoreKind) throws {

@@ -15,6 +15,7 @@ final class FailingStore: RegistryStore, NotificationStore {
 
     func saveRegistration(_ registration: Registration) throws -> Registration { try fail() }
     func registrations(ofAccount account: String) throws -> [Registration] { try fail() }
+    func registration(id: String) throws -> Registration? { try fail() }
     func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int { try fail() }
     func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int { try fail() }
     func addSpace(_ spaceKey: String, account: String, at date: Date) throws { try fail() }
@@ -53,6 +54,7 @@ final class SwitchableStore: RegistryStore, NotificationStore {
 
     func saveRegistration(_ registration: Registration) throws -> Registration { try write { try base.saveRegistration(registration) } }
     func registrations(ofAccount account: String) throws -> [Registration] { try pass { try base.registrations(ofAccount: account) } }
+    func registration(id: String) throws -> Registration? { try pass { try base.registration(id: id) } }
     func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
         try write { try base.deleteRegistrations(ofAccount: account, deviceId: deviceId) }
     }
