@@ -115,7 +115,11 @@ package final class Node: Sendable {
             throw StartError(description: "\(error)")
         }
         let sharedReplayCache: (any ReplayCache)?
-        do { sharedReplayCache = try dependencies.replayCache(config) } catch {
+        let ownReplayCache: any ReplayCache
+        do {
+            sharedReplayCache = try dependencies.replayCache(config)
+            ownReplayCache = try sharedReplayCache ?? nodeReplayCache()
+        } catch {
             throw StartError(description: "storage: \(error)")
         }
         let operations = OperationsRoutes(metrics: metrics, readiness: { [state] in state.withLock { $0.readiness } },
@@ -125,7 +129,7 @@ package final class Node: Sendable {
                                           },
                                           status: { [state, startedAt] in state.withLock { $0.backend }?.status?(startedAt) })
         let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
-                                sharedReplayCache: sharedReplayCache, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
+                                replayCache: ownReplayCache, shared: sharedReplayCache != nil, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
         let backend: NodeBackend
@@ -154,13 +158,12 @@ package final class Node: Sendable {
     }
 
     private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
-                            sharedReplayCache: (any ReplayCache)?, peerID: String?) -> APIRouter {
+                            replayCache: any ReplayCache, shared: Bool, peerID: String?) -> APIRouter {
         let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
                                         limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
         // A shared replay cache lives in the store's database: its checks are store calls.
         let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
-                                                 replayCache: sharedReplayCache ?? memoryReplayCache(),
-                                                 storage: sharedReplayCache == nil ? nil : storage)
+                                                 replayCache: replayCache, storage: shared ? storage : nil)
         return APIRouter(
             capabilities: capabilities, authenticator: authenticator,
             rateLimiter: rateLimiter,
@@ -174,15 +177,18 @@ package final class Node: Sendable {
             servesStatus: config.server.statusOnPublicListener, log: log)
     }
 
-    /// The single-node replay cache, with its gauges.
-    private func memoryReplayCache() -> MemoryReplayCache {
+    /// The single-node replay cache, with its gauges: in memory, and with SQLite also in the data
+    /// directory (`JournaledReplayCache`), so that a signed request accepted before a restart is
+    /// refused after it (PROTOCOL §2).
+    private func nodeReplayCache() throws -> any ReplayCache {
         let replayCache = MemoryReplayCache()
         metrics.gauge("pushnode_replay_cache_entries", help: "Signature nonces remembered for replay checks.",
                       of: replayCache) { Double($0.count) }
         metrics.gauge("pushnode_replay_cache_evicted_unexpired",
                       help: "Nonces forgotten before their window ended because the replay cache was full.",
                       of: replayCache) { Double($0.evictedUnexpired) }
-        return replayCache
+        guard config.storage.driver == .sqlite else { return replayCache }
+        return try JournaledReplayCache(directory: config.dataDir, window: 2 * config.auth.clockSkew, memory: replayCache)
     }
 
     private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {

@@ -9,7 +9,7 @@ import PushSupport
 /// forgotten (and counted in `evictedUnexpired`): memory stays bounded at the cost of replay
 /// protection for the very oldest pairs, which a sized cache should never reach.
 package final class MemoryReplayCache: ReplayCache {
-    package struct Key: Hashable {
+    package struct Key: Hashable, Sendable {
         let high: UInt64
         let low: UInt64
     }
@@ -31,8 +31,12 @@ package final class MemoryReplayCache: ReplayCache {
     }
 
     package func record(keyID: String, nonce: String, expiresAt: Double, now: Double) -> ReplayCheck {
-        let key = Self.key(keyID: keyID, nonce: nonce)
-        return state.withLock { state in
+        record(Self.key(keyID: keyID, nonce: nonce), expiresAt: expiresAt, now: now)
+    }
+
+    /// The same for a pair already digested (`JournaledReplayCache`).
+    package func record(_ key: Key, expiresAt: Double, now: Double) -> ReplayCheck {
+        state.withLock { state in
             if let expiry = state.expiries[key], expiry >= now { return .replayed }
             Self.purge(&state, now: now, capacity: capacity)
             state.expiries[key] = expiresAt
