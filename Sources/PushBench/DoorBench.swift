@@ -25,25 +25,21 @@ enum DoorBench {
     static let usage = "       PushBench door [--rounds R] [--clients C] [--requests N per round] [--handshakes H per round]"
 
     static func parse(_ arguments: [String]) -> Options? {
-        var options = Options()
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            guard let text = rest.popFirst(), let value = Int(text), value > 0 else { return nil }
+        BenchRun.parsePositive(arguments, into: Options()) { options, flag, value in
             switch flag {
             case "--rounds": options.rounds = value
             case "--clients": options.clients = value
             case "--requests": options.requests = value
             case "--handshakes": options.handshakes = value
-            default: return nil
+            default: return false
             }
+            return true
         }
-        return options
     }
 
     static func run(_ options: Options) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushbench-\(UUID().uuidString)").path
+        let directory = try BenchRun.scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var population = IngestBench.Options()
         population.accounts = 1
         population.devices = 2
@@ -51,12 +47,8 @@ enum DoorBench {
         let fixture = try IngestFixture(directory: directory, options: population)
         fixture.closeStore()
 
-        var config = NodeConfig()
-        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        var config = BenchRun.loopbackConfig(dataDir: directory)
         config.anysync.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        config.dataDir = directory
-        config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
-                                            notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)
         let node = Node(config: config, dependencies: IngestBench.withoutDelivery, log: .discard)
         do { try node.start() } catch { throw LoopbackConnection.Failure(description: error.description) }
         defer { node.shutdown() }
@@ -136,20 +128,7 @@ enum DoorBench {
 
     /// Runs `work(index)` on `count` threads at once; returns 1 / elapsed seconds, or the first error.
     private static func concurrently(count: Int, _ work: @escaping @Sendable (Int) throws -> Void) throws -> Double {
-        let failures = Locked([String]())
-        let group = DispatchGroup()
-        let started = DispatchTime.now().uptimeNanoseconds
-        for index in 0..<count {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                do { try work(index) } catch { failures.withLock { $0.append("\(error)") } }
-            }.start()
-        }
-        group.wait()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        if let failure = failures.withLock({ $0.first }) { throw LoopbackConnection.Failure(description: failure) }
-        return 1 / seconds
+        1 / (try BenchRun.onThreads(count: count, work))
     }
 
     private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

@@ -32,10 +32,7 @@ enum IngestBench {
     static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--devices D] [--fill ROWS] [--portable 1] [--others SUBSCRIPTIONS]"
 
     static func parse(_ arguments: [String]) -> Options? {
-        var options = Options()
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            guard let text = rest.popFirst(), let value = Int(text), value > 0 else { return nil }
+        BenchRun.parsePositive(arguments, into: Options()) { options, flag, value in
             switch flag {
             case "--requests": options.requests = value
             case "--clients": options.clients = value
@@ -44,16 +41,15 @@ enum IngestBench {
             case "--fill": options.fill = value
             case "--portable": options.portable = value == 1
             case "--others": options.others = value
-            default: return nil
+            default: return false
             }
+            return true
         }
-        return options
     }
 
     static func run(_ options: Options) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushbench-\(UUID().uuidString)").path
+        let directory = try BenchRun.scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let fixture = try IngestFixture(directory: directory, options: options, portable: options.portable)
         if let rows = options.fill {
             try OutboxFill.run(fixture: fixture, rows: rows, clients: options.clients)
@@ -64,11 +60,7 @@ enum IngestBench {
 
     private static func runHTTP(fixture: IngestFixture, options: Options) throws {
         fixture.closeStore()
-        var config = NodeConfig()
-        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        config.dataDir = fixture.directory
-        config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
-                                            notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)
+        let config = BenchRun.loopbackConfig(dataDir: fixture.directory)
         let store = Locked<SQLiteStore?>(nil)
         let node = Node(config: config, dependencies: withoutDelivery(opened: { opened in store.withLock { $0 = opened } }), log: .discard)
         do { try node.start() } catch { throw LoopbackConnection.Failure(description: error.description) }

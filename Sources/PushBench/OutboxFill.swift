@@ -13,24 +13,10 @@ enum OutboxFill {
         print("== ingest --fill: \(perClient * clients) Notify × fan-out \(fixture.fanOut) through PushService, \(clients) threads"
               + (fixture.isPortable ? ", portable fan-out (recipients into Swift, a row insert each)" : ", fan-out INSERT … SELECT in SQLite"))
         let rssBefore = residentBytes()
-        let failures = Locked([String]())
-        let group = DispatchGroup()
-        let started = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<clients {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                let sender = AccountKey.generate()
-                do {
-                    for _ in 0..<perClient { _ = try service.notify(fixture.notify(from: sender), caller: sender.accountID) }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
-                }
-            }.start()
+        let seconds = try BenchRun.onThreads(count: clients) { _ in
+            let sender = AccountKey.generate()
+            for _ in 0..<perClient { _ = try service.notify(fixture.notify(from: sender), caller: sender.accountID) }
         }
-        group.wait()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        if let failure = failures.withLock({ $0.first }) { throw LoopbackConnection.Failure(description: failure) }
         let depth = try fixture.store!.outboxStatistics().values.reduce(0) { $0 + $1.depth }
         let sizes = fixture.fileSizes
         let rss = residentBytes()

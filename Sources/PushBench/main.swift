@@ -13,41 +13,26 @@ usage: PushBench crypto | all
 \(E2EBench.usage)
 """
 
+/// The options a suite parsed, or `help` printed and exit 2.
+func parsed<Options>(_ options: Options?, help: String) -> Options {
+    guard let options else {
+        print(help)
+        exit(2)
+    }
+    return options
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
+let rest = Array(arguments.dropFirst())
 do {
     switch arguments.first ?? "all" {
     case "crypto", "all": try CryptoBench.run()
-    case "http":
-        guard let options = HTTPClientBenchmark.parse(Array(arguments.dropFirst())) else {
-            print(HTTPClientBenchmark.usage)
-            exit(2)
-        }
-        try HTTPClientBenchmark.run(options)
-    case "ingest":
-        guard let options = IngestBench.parse(Array(arguments.dropFirst())) else {
-            print(usage)
-            exit(2)
-        }
-        try IngestBench.run(options)
-    case "door":
-        guard let options = DoorBench.parse(Array(arguments.dropFirst())) else {
-            print(usage)
-            exit(2)
-        }
-        try DoorBench.run(options)
-    case "e2e":
-        guard let options = E2EBench.parse(Array(arguments.dropFirst())) else {
-            print(usage)
-            exit(2)
-        }
-        try E2EBench.run(options)
-    case "soak": SoakCommand.run(Array(arguments.dropFirst()))
-    case "deliver":
-        guard let options = DeliveryBenchmark.parse(Array(arguments.dropFirst())) else {
-            print(DeliveryBenchmark.usage)
-            exit(2)
-        }
-        try DeliveryBenchmark.run(options)
+    case "http": try HTTPClientBenchmark.run(parsed(HTTPClientBenchmark.parse(rest), help: HTTPClientBenchmark.usage))
+    case "ingest": try IngestBench.run(parsed(IngestBench.parse(rest), help: usage))
+    case "door": try DoorBench.run(parsed(DoorBench.parse(rest), help: usage))
+    case "e2e": try E2EBench.run(parsed(E2EBench.parse(rest), help: usage))
+    case "soak": SoakCommand.run(rest)
+    case "deliver": try DeliveryBenchmark.run(parsed(DeliveryBenchmark.parse(rest), help: DeliveryBenchmark.usage))
     default:
         print(usage)
         exit(2)
