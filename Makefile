@@ -1,9 +1,10 @@
 # pushnode — `make run` starts a node on the embedded default; `make test` runs everything.
 SHELL := /bin/bash
 ## What building and running a node needs; the tests add a PostgreSQL server, Chromium (the status
-## page test), patchelf (the .deb) and curl, which a self-hoster's `make release` never installs.
+## page test), patchelf (the .deb), curl and Prometheus (promtool and the alert test), which a
+## self-hoster's `make release` never installs.
 APT_PACKAGES := libsodium-dev libssl-dev libcurl4-openssl-dev libnghttp2-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev pkg-config libpq-dev
-TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql patchelf curl chromium
+TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql patchelf curl chromium prometheus
 ## `PushBench e2e` sends to nghttpd and measures h2load against it (openssl makes its throwaway CA).
 BENCH_APT_PACKAGES := $(APT_PACKAGES) nghttp2-server nghttp2-client openssl
 VENV := .venv

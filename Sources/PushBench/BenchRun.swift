@@ -25,10 +25,11 @@ enum BenchRun {
         return directory
     }
 
-    /// A node on 127.0.0.1:0 over `dataDir` whose rate limits never bite.
+    /// A node on 127.0.0.1:0 over `dataDir`, without the admin listener, whose rate limits never bite.
     static func loopbackConfig(dataDir: String) -> NodeConfig {
         var config = NodeConfig()
         config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.adminListen = nil
         config.dataDir = dataDir
         config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
                                             notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)

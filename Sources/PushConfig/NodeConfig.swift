@@ -8,8 +8,13 @@ import PushSupport
 package struct NodeConfig: Sendable, Equatable {
     /// `listen`: the API listener.
     package var listen = ListenAddress(host: "127.0.0.1", port: 8765)
-    /// `adminListen`: when set, `/metrics` is served there (and only there).
-    package var adminListen: ListenAddress?
+    /// `adminListen`: when set, `/metrics` is served there (and only there). On loopback by
+    /// default, so a new node's `/status`, `/metrics` and `pushnode status` work and stay off any
+    /// public address; `""` turns it off. A listener that cannot bind stops the start, default or not:
+    /// a node running without it would leave `pushnode status` and a scraper asking whatever else
+    /// holds the port.
+    package var adminListen: ListenAddress? = NodeConfig.defaultAdminListen
+    package static let defaultAdminListen = ListenAddress(host: "127.0.0.1", port: 9765)
     /// `dataDir`: the SQLite file and generated keys live here.
     package var dataDir = "./pushnode-data"
     package var storage = Storage()

@@ -78,6 +78,7 @@ package final class Node: Sendable {
         self.storage = storage
         metrics.gauge("pushnode_storage_unavailable", help: "1 while storage is failing (from a failed read to the next read that succeeds, from a failed write to the next write that does).",
                       of: storage) { $0.isAvailable ? 0 : 1 }
+        ProcessMetrics.register(in: metrics, while: self)
     }
 
     /// The API listener's bound port (0 before `start`).

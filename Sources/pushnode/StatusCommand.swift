@@ -5,10 +5,10 @@ import PushNet
 
 /// `pushnode status [--admin URL] [--config FILE]`: prints the node's `/status.json` (PROTOCOL
 /// §3.3) as it comes. Without `--admin`, the admin listener is `adminListen` of `--config`, else
-/// `defaultAdminURL` (the address the docs suggest for `adminListen`). A failure to reach it is
+/// `defaultAdminURL` (the default `adminListen`). A failure to reach it is
 /// named with the URL and the cause, like the client commands' (`NodeFailureText`).
 enum StatusCommand {
-    static let defaultAdminURL = "http://127.0.0.1:9765"
+    static let defaultAdminURL = "http://\(NodeConfig.defaultAdminListen)"
 
     static func run(_ args: Arguments) throws {
         let base = try adminURL(args)

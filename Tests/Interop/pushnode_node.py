@@ -26,7 +26,11 @@ class Node:
             with open(path, "w") as f:
                 f.write(config_text)
             args += ["--config", path]
-        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir, **(env or {}))
+        # The default admin listener (127.0.0.1:9765) is off unless the test asks for one: test nodes
+        # run side by side, and /metrics then stays on the API listener as the tests expect.
+        no_admin = {} if config_text and "adminListen" in config_text else {"PUSHNODE_ADMIN_LISTEN": ""}
+        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir,
+                           **{**no_admin, **(env or {})})
         if log_file:
             environment["PUSHNODE_LOG_FILE"] = log_file
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)

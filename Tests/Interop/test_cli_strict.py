@@ -21,7 +21,8 @@ def version():
 def run_in(binary, directory, *args):
     """Runs the CLI in `directory` with no data-dir override: the default is ./pushnode-data there."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PUSHNODE_")}
-    env["PUSHNODE_LISTEN"] = "127.0.0.1:0"  # should it start anyway, never on the real port
+    env["PUSHNODE_LISTEN"] = "127.0.0.1:0"  # should it start anyway, never on the real ports
+    env["PUSHNODE_ADMIN_LISTEN"] = ""
     proc = subprocess.run([binary, *args], cwd=directory, env=env, capture_output=True, timeout=30)
     return proc.returncode, proc.stdout, proc.stderr.decode()
 

@@ -91,7 +91,7 @@ def test_nodes_started_together_agree(pushnode_bin, postgres_database):
     procs = []
     for _ in range(4):
         directory = tempfile.TemporaryDirectory()
-        env = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=os.path.join(directory.name, "data"),
+        env = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_ADMIN_LISTEN="", PUSHNODE_DATA_DIR=os.path.join(directory.name, "data"),
                    **postgres_database.env())
         procs.append((directory, subprocess.Popen([pushnode_bin, "serve"], env=env,
                                                   stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)))

@@ -221,8 +221,8 @@ def test_pushnode_status_names_the_url_it_cannot_reach(pushnode_bin, tmp_path):
     config.write_text("adminListen: 0.0.0.0:1\n")
     code, _, err = run_cli(pushnode_bin, "status", "--config", str(config), check=False)
     assert code != 0 and "cannot reach the node at http://127.0.0.1:1" in err
-    # ... and a config without one says where /status is served.
-    config.write_text("listen: 127.0.0.1:8765\n")
+    # ... and a config that turns it off says where /status is served.
+    config.write_text('adminListen: ""\n')
     code, _, err = run_cli(pushnode_bin, "status", "--config", str(config), check=False)
     assert code != 0 and "adminListen" in err and "--admin" in err
     _, out, _ = run_cli(pushnode_bin, "status", "--help")

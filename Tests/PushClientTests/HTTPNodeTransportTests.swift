@@ -18,6 +18,7 @@ import Testing
         init() throws {
             var config = NodeConfig()
             config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+            config.adminListen = nil
             config.dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("pushclient-\(UUID().uuidString)").path
             config.server.threads = 2
             config.server.shutdownTimeout = 5

@@ -19,7 +19,7 @@ class NodeProcess:
     def __init__(self, binary, env, log_path, ready_timeout=60):
         self.binary = binary
         self.port = free_port()
-        self.env = dict(os.environ, PUSHNODE_LISTEN=f"127.0.0.1:{self.port}", **env)
+        self.env = dict(os.environ, PUSHNODE_LISTEN=f"127.0.0.1:{self.port}", PUSHNODE_ADMIN_LISTEN="", **env)
         self.log_path = log_path
         self.ready_timeout = ready_timeout
         self.proc = None

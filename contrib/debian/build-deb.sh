@@ -15,14 +15,7 @@ trap 'rm -rf "$stage"' EXIT
 lib="$stage/usr/lib/pushnode"
 install -d "$lib" "$stage/usr/bin" "$stage/etc/pushnode" "$stage/lib/systemd/system" \
     "$stage/usr/share/doc/pushnode" "$stage/DEBIAN"
-install -m755 "$binary" "$lib/pushnode"
-
-# The Swift runtime: every library ldd resolves into the directory holding libswiftCore.so.
-runtime=$(ldd "$binary" | awk '$1 == "libswiftCore.so" { print $3 }' | xargs dirname)
-ldd "$binary" | awk -v dir="$runtime/" 'index($3, dir) == 1 { print $3 }' | while read -r so; do
-    install -m644 "$so" "$lib/"
-done
-patchelf --set-rpath '$ORIGIN' "$lib/pushnode"
+"$root_dir/contrib/bundle-runtime.sh" "$binary" "$lib"
 ln -s ../lib/pushnode/pushnode "$stage/usr/bin/pushnode"
 
 sed 's|^dataDir: .*|dataDir: /var/lib/pushnode|' "$root_dir/config.yaml.example" > "$stage/etc/pushnode/config.yaml"

@@ -29,7 +29,7 @@ import Testing
     @Test func theEmbeddedDefaultIsPROTOCOLSection7() throws {
         let config = try load("").config
         #expect(config.listen == ListenAddress(host: "127.0.0.1", port: 8765))
-        #expect(config.adminListen == nil)
+        #expect(config.adminListen == ListenAddress(host: "127.0.0.1", port: 9765))
         #expect(config.dataDir == "./pushnode-data")
         #expect(config.storage.driver == .sqlite)
         #expect(config.auth.clockSkew == 300)
@@ -187,6 +187,8 @@ import Testing
 
     @Test func nullMeansDefaultButQuotedEmptyIsAValue() throws {
         #expect(try load("adminListen:\nlisten: ~").config == NodeConfig())
+        #expect(try load("adminListen: \"\"").config.adminListen == nil)
+        #expect(try load("", env: ["PUSHNODE_ADMIN_LISTEN": ""]).config.adminListen == nil)
         #expect(issues("dataDir: \"\"") == ["dataDir: must not be empty"])
     }
 
