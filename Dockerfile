@@ -33,7 +33,7 @@ RUN apt-get update \
       libsodium23 libssl3 libnghttp2-14 libcurl4 libsqlite3-0 libyaml-0-2 libmicrohttpd12 libpq5 \
       libstdc++6 libgcc-s1 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --user-group --home-dir /var/lib/pushnode --no-create-home \
+ && useradd --uid 10001 --user-group --home-dir /var/lib/pushnode --no-create-home \
       --shell /usr/sbin/nologin pushnode \
  && install -d -o pushnode -g pushnode -m 0700 /var/lib/pushnode
 COPY --from=staged /stage/ /

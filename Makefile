@@ -26,7 +26,7 @@ DEB := .build/pushnode_$(VERSION)_$(DEB_ARCH).deb
 # zstd: read by dpkg on Debian 12; about 3 s here for the ~90 MB tree (gzip: 25 s, and a larger file).
 DEB_COMPRESSION ?= zstd
 
-.PHONY: run test deps test-deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize sanitize-address sanitize-thread soak fault-test bench clean install deb
+.PHONY: image-test run test deps test-deps build release venv swift-test interop fuzz fuzz-short fuzz-seeds sanitize sanitize-address sanitize-thread soak fault-test bench clean install deb
 
 ## Install the Debian packages that are missing (needs root or sudo): `deps` for building and
 ## running, `test-deps` for the test suites as well.
@@ -146,6 +146,14 @@ deb: $(BIN)
 	@command -v patchelf >/dev/null || { SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get install -y -qq patchelf; }
 	contrib/debian/build-deb.sh $(BIN) $(VERSION) $(DEB_ARCH) $(DEB) $(DEB_COMPRESSION)
+
+## The container image's runtime stage, built by podman (--isolation chroot) on a Debian 12 base
+## made by mmdebstrap around the release binary built here, then run from its root filesystem
+## (Tests/Container/image-test.sh): no registry and no container runtime needed. Not in `make test`
+## (about 4 min; 8 with the first base). The base is kept in .build/image.
+image-test: $(BIN)
+	$(call install-missing,podman mmdebstrap patchelf)
+	Tests/Container/image-test.sh $(BIN)
 
 ## The soak (Tests/Soak/soak.py, also `PushBench soak`): Notify under `kill -9` every 1.5–4 s with
 ## restarts, then the exact account; SQLite, then PostgreSQL with a database stop/start. Fails on a
