@@ -1,7 +1,7 @@
 import PushProtocol
 
-/// The HTTP status of every error code (PROTOCOL §3.2): the one place a code gets its status. The
-/// service's errors carry none, and the status inside PushProtocol's `APIError`s is not consulted.
+/// The HTTP status of every error code (PROTOCOL §3.2): the one place a code gets its status.
+/// Neither the service's errors nor PushProtocol's `APIError`s carry one.
 package enum ErrorStatus {
     package static let byCode: [APIError.Code: Int] = [
         .requestMalformed: 400, .missingField: 400, .invalidField: 400,

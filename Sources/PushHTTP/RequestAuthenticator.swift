@@ -53,10 +53,10 @@ package final class RequestAuthenticator: Sendable {
                 return verified.accountID
             case .replayed:
                 storage?.recordSuccess(.read)  // the database answered; nothing was written
-                throw APIError(status: 401, code: .authReplayed, message: "this signature nonce was already used")
+                throw APIError(code: .authReplayed, message: "this signature nonce was already used")
             case .unavailable:
                 storage?.recordFailure(.write, ReplayCacheUnavailable())
-                throw APIError(status: 503, code: .storageUnavailable, message: ErrorJSON.storageUnavailableMessage)
+                throw APIError(code: .storageUnavailable, message: ErrorJSON.storageUnavailableMessage)
             }
         } catch let error as HTTPSignatureError {
             throw error.apiError
@@ -70,13 +70,13 @@ package final class RequestAuthenticator: Sendable {
     private func checkTime(created: Int64, expires: Int64?, now: Double) throws(APIError) {
         let age = now - Double(created)
         if age > clockSkew {
-            throw APIError(status: 401, code: .authExpired, message: "signature created too long ago (clock skew over \(Int(clockSkew))s)")
+            throw APIError(code: .authExpired, message: "signature created too long ago (clock skew over \(Int(clockSkew))s)")
         }
         if -age > clockSkew {
-            throw APIError(status: 401, code: .authExpired, message: "signature created in the future (clock skew over \(Int(clockSkew))s)")
+            throw APIError(code: .authExpired, message: "signature created in the future (clock skew over \(Int(clockSkew))s)")
         }
         if let expires, Double(expires) < now {
-            throw APIError(status: 401, code: .authExpired, message: "signature has expired")
+            throw APIError(code: .authExpired, message: "signature has expired")
         }
     }
 }

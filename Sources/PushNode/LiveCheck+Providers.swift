@@ -37,11 +37,12 @@ extension LiveCheck {
             return Result("apns", ok: false, "unreachable (\(host)): \(transportError)")
         }
         guard let status = report.status else {
-            return Result("apns", ok: false, "refused before sending: \(report.reason ?? report.outcome)")
+            return Result("apns", ok: false, "refused before sending: \(report.reason?.rawValue ?? report.outcome)")
         }
-        // `detail` is APNs' own `reason` (TestPush keeps it from the answer body).
+        // The APNs gateway's classifier reads the answer; `detail` is APNs' own `reason`. A dead
+        // token is the one refusal that proves key, team and topic were accepted.
         let words = report.detail ?? String(status)
-        if (200..<300).contains(status) || (status == 400 && words == "BadDeviceToken") {
+        if report.delivered || report.reason == .apnsBadDeviceToken {
             return Result("apns", ok: true, "key, team and topic accepted (\(host): \(status) \(words) for a dummy token)")
         }
         return Result("apns", ok: false, "refused (\(host)): \(status) \(words)")

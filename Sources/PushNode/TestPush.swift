@@ -39,12 +39,32 @@ package enum TestPush {
         /// The answer body, shortened, with the token cut out (FCM echoes it in some messages).
         package var body: String?
         package var transportError: String?
-        /// `delivered`, `dead`, `rejected`, `transient`, `auth` or `expired`.
-        package var outcome: String
-        package var reason: String?
-        package var detail: String?
+        /// The answer as the provider's gateway classifies it (`PushDelivery/Gateways/*+Classify.swift`):
+        /// the one reading of a provider's words, shared with the outbox.
+        package var classified: DeliveryOutcome
 
-        package var delivered: Bool { outcome == "delivered" }
+        package init(provider: Provider, classified: DeliveryOutcome) {
+            self.provider = provider
+            self.classified = classified
+        }
+
+        /// `delivered`, `dead`, `rejected`, `transient`, `auth` or `expired`.
+        package var outcome: String {
+            switch classified {
+            case .delivered: "delivered"
+            case .dead: "dead"
+            case .rejected: "rejected"
+            case .transient: "transient"
+            case .auth: "auth"
+            case .expired: "expired"
+            }
+        }
+        /// The §6 reason code of the classification.
+        package var reason: DeliveryReason.Code? { classified.reason?.code }
+        /// The provider's own word (APNs' `reason`, FCM's error status) or HTTP status.
+        package var detail: String? { classified.reason?.detail }
+
+        package var delivered: Bool { classified == .delivered }
     }
 
     package struct Failure: Error, CustomStringConvertible, Sendable {
@@ -73,8 +93,8 @@ package enum TestPush {
         guard let route = assembly.route(for: provider) else { throw Failure(description: "no gateway for \(provider.rawValue)") }
         let now = Date()
         if let credentials = route.credentials, !credentials.prepare(now: now) {
-            return Report(provider: provider, outcome: "auth", reason: DeliveryReason.Code.credentialsUnavailable.rawValue,
-                          detail: "no credential could be minted (token endpoint or key)")
+            return Report(provider: provider, classified: .auth(DeliveryReason(
+                .credentialsUnavailable, detail: "no credential could be minted (token endpoint or key)"), .refresh))
         }
         let job = DeliveryJob(
             outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
@@ -84,7 +104,7 @@ package enum TestPush {
             expiresAt: now.addingTimeInterval(TimeInterval(target.ttl)))
         let request: OutboundRequest
         do { request = try route.gateway.request(for: job, now: now) } catch {
-            return report(provider, outcome: error.outcome)
+            return Report(provider: provider, classified: error.outcome)
         }
         let done = DispatchSemaphore(value: 0)
         let box = Protected<Result<ProviderAnswer, TransportFailure>?>(nil)
@@ -95,30 +115,17 @@ package enum TestPush {
         done.wait()
         switch box.withLock({ $0 }) {
         case .success(let answer):
-            var result = report(provider, outcome: route.gateway.classify(answer, now: Date()))
+            var result = Report(provider: provider, classified: route.gateway.classify(answer, now: Date()))
             result.status = answer.status
             result.body = shortened(answer.body, hiding: target.token)
             return result
         case .failure(let error):
-            var result = report(provider, outcome: error.outcome)
+            var result = Report(provider: provider, classified: error.outcome)
             result.transportError = error.code.rawValue
             return result
         case nil:
             throw Failure(description: "no answer")
         }
-    }
-
-    package static func report(_ provider: Provider, outcome: DeliveryOutcome) -> Report {
-        let name: String
-        switch outcome {
-        case .delivered: name = "delivered"
-        case .dead: name = "dead"
-        case .rejected: name = "rejected"
-        case .transient: name = "transient"
-        case .auth: name = "auth"
-        case .expired: name = "expired"
-        }
-        return Report(provider: provider, outcome: name, reason: outcome.reason?.code.rawValue, detail: outcome.reason?.detail)
     }
 
     /// UTF-8 text of the body without the token, at most `bodyLimit` characters.

@@ -1,27 +1,27 @@
-/// An error the API answers with: HTTP status, stable `error.code`, human message, and the
-/// JSON path of the field at fault when one field is.
+/// An error the API answers with: stable `error.code`, human message, and the JSON path of the
+/// field at fault when one field is. The HTTP status is the code's, decided by the node in one
+/// place (`PushHTTP/ErrorStatus.swift`).
 ///
 /// Codes are the strings of PROTOCOL.md §2–§4; never compare messages, compare codes.
 public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var status: Int
     public var code: Code
     public var message: String
     public var field: String?
     /// Seconds for a `Retry-After` header (429 only).
     public var retryAfter: Int?
 
-    public init(status: Int, code: Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
-        self.status = status
+    public init(code: Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.code = code
         self.message = message
         self.field = field
         self.retryAfter = retryAfter
     }
 
-    public var description: String { "\(status) \(code.rawValue): \(message)" + (field.map { " (\($0))" } ?? "") }
+    public var description: String { "\(code.rawValue): \(message)" + (field.map { " (\($0))" } ?? "") }
 
-    /// A stable error code string.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    /// A stable error code string; a code this version does not name is kept as sent
+    /// (`Code(rawValue:)`), so clients read every node's answers.
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
         public init(stringLiteral value: String) { rawValue = value }
@@ -63,13 +63,13 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
 
     // Constructors for the common cases.
     public static func malformed(_ message: String) -> APIError {
-        APIError(status: 400, code: .requestMalformed, message: message)
+        APIError(code: .requestMalformed, message: message)
     }
     public static func missing(_ field: String) -> APIError {
-        APIError(status: 400, code: .missingField, message: "\(field) is required", field: field)
+        APIError(code: .missingField, message: "\(field) is required", field: field)
     }
     public static func invalid(_ field: String, _ message: String) -> APIError {
-        APIError(status: 400, code: .invalidField, message: message, field: field)
+        APIError(code: .invalidField, message: message, field: field)
     }
-    public static let internalError = APIError(status: 500, code: .internal, message: "internal error")
+    public static let internalError = APIError(code: .internal, message: "internal error")
 }

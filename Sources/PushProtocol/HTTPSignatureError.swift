@@ -20,11 +20,11 @@ public enum HTTPSignatureError: Error, Equatable, Sendable, CustomStringConverti
     public var apiError: APIError {
         switch self {
         case .missing:
-            return APIError(status: 401, code: .authMissing, message: "request is not signed (Signature and Signature-Input are required)")
+            return APIError(code: .authMissing, message: "request is not signed (Signature and Signature-Input are required)")
         case .malformed(let reason):
-            return APIError(status: 401, code: .authMalformed, message: "malformed request signature: \(reason)")
+            return APIError(code: .authMalformed, message: "malformed request signature: \(reason)")
         case .invalidSignature(let reason):
-            return APIError(status: 401, code: .authInvalidSignature, message: "invalid request signature: \(reason)")
+            return APIError(code: .authInvalidSignature, message: "invalid request signature: \(reason)")
         }
     }
 }

@@ -228,7 +228,7 @@ enum NotifyShape {
     /// A replacing Notify (`replaces`, or kind `clear` by default) names the group it replaces.
     static func validate(replaces: Bool, groupId: String?) throws(APIError) {
         guard replaces, groupId == nil else { return }
-        throw APIError(status: 400, code: .missingField, message: "groupId is required to replace (replaces, or kind clear)",
+        throw APIError(code: .missingField, message: "groupId is required to replace (replaces, or kind clear)",
                        field: "groupId")
     }
 }

@@ -58,9 +58,9 @@ enum ClientNotifyCommand {
     }
 
     /// The `error.code` of a node's refusal (PROTOCOL §3.1), when the body is one.
-    static func errorCode(_ body: [UInt8]) -> String? {
+    static func errorCode(_ body: [UInt8]) -> APIError.Code? {
         let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-        return (object?["error"] as? [String: Any])?["code"] as? String
+        return ((object?["error"] as? [String: Any])?["code"] as? String).map(APIError.Code.init(rawValue:))
     }
 
     /// The any chat call of `--chat`, `--text`, `--kind message|silent|call` and the rest.

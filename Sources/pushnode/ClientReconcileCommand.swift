@@ -90,7 +90,7 @@ enum ClientReconcileCommand {
             out["removed"] = removed
         case .failed(let error):
             out["result"] = "failed"
-            out["code"] = error.apiCode ?? error.code.rawValue
+            out["code"] = error.apiCode?.rawValue ?? error.code.rawValue
         }
         if !pass.fallbacks.isEmpty { out["fallbacks"] = pass.fallbacks.count }
         return out

@@ -1,3 +1,4 @@
+import PushDelivery
 import PushProtocol
 
 /// The one table of known fixes: when a command fails for one of these reasons, `pushnode`
@@ -7,28 +8,36 @@ import PushProtocol
 enum ErrorHints {
     /// The hint for a node's error `code`, nil when no fix is known. `platform`, when the command
     /// knows it, names the provider section for `platform.disabled`.
-    static func forCode(_ code: String?, platform: Platform? = nil) -> String? {
+    static func forCode(_ code: APIError.Code?, platform: Platform? = nil) -> String? {
         guard let code else { return nil }
-        if code == "platform.disabled", let platform { return disabled(platform.provider) }
+        if code == .platformDisabled, let platform { return disabled(platform.provider) }
         return byCode[code]
     }
 
-    static let byCode: [String: String] = [
-        "token.endpoint_not_routable":
+    /// The hint for a delivery's reason (`pushnode send`), nil when no fix is known.
+    static func forReason(_ reason: DeliveryReason.Code?) -> String? {
+        reason.flatMap { byReason[$0] }
+    }
+
+    static let byCode: [APIError.Code: String] = [
+        .tokenEndpointNotRoutable:
             "the endpoint's host is not publicly routable; for a staging or test push service set "
             + "webpush.allowPrivateEndpoints: true in the node's config (never in production)",
-        "platform.disabled":
+        .platformDisabled:
             "the node has no credentials for this platform: set fcm.credentialsPath (android, ios) or "
             + "apns.keyPath, apns.keyId, apns.teamId and apns.topic (apns, apns_voip) in its config; "
             + "`pushnode check` lists the live platforms",
-        "storage.unavailable":
+        .storageUnavailable:
             "the node's storage is failing (its log says event=storage_unavailable, /readyz storage_unavailable); "
             + "the request was not taken: retry the same command shortly",
-        "auth.expired":
+        .authExpired:
             "this machine's clock and the node's differ by more than auth.clockSkew: check both clocks (NTP)",
-        "rate_limited":
+        .rateLimited:
             "the account's rate limit is used up: wait the Retry-After seconds (the node's rateLimits.* set the rates)",
-        "gateway.unsupported_kind": voipTakesOnlyCalls,
+    ]
+
+    static let byReason: [DeliveryReason.Code: String] = [
+        .unsupportedKind: voipTakesOnlyCalls,
     ]
 
     /// apns_voip registrations receive kind `call` only (PROTOCOL §3.5).
@@ -40,7 +49,7 @@ enum ErrorHints {
         switch provider {
         case .fcm: "FCM is not configured on the node: set fcm.credentialsPath (a service-account JSON) in its config"
         case .apns: "APNs is not configured on the node: set apns.keyPath, apns.keyId, apns.teamId and apns.topic in its config"
-        case .webpush: byCode["platform.disabled"]!
+        case .webpush: byCode[.platformDisabled]!
         }
     }
 }

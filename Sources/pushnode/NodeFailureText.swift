@@ -1,5 +1,6 @@
 import HTTPClient
 import PushClient
+import PushDelivery
 import PushProtocol
 
 /// A client command's failure to reach the node, said with the node's URL and the cause:
@@ -27,20 +28,21 @@ enum NodeFailureText {
     }
 
     private static func unreachable(_ nodeURL: String, code: String) -> String {
-        guard let cause = causes[code] else { return "cannot reach the node at \(nodeURL): \(code)" }
+        guard let cause = causes[DeliveryReason.Code(rawValue: code)] else { return "cannot reach the node at \(nodeURL): \(code)" }
         return "cannot reach the node at \(nodeURL): \(cause) (\(code))"
     }
 
-    /// `TransportError.code` → what it means for someone at a terminal.
-    private static let causes: [String: String] = [
-        "transport.connect_failed": "connection refused or host not found",
-        "transport.timed_out": "timed out",
-        "transport.connection_reset": "the connection was reset before a full answer",
-        "transport.tls": "TLS handshake or certificate verification failed (see --ca-file)",
-        "transport.too_large": "the answer was too large",
-        "transport.invalid_url": "not a valid http(s) URL",
-        "transport.forbidden_address": "the host resolves only to refused addresses",
-        "transport.cancelled": "cancelled",
-        "transport.other": "transport failure",
+    /// A transport failure's code (`TransportError.code`, the same strings as the §6 `transport.*`
+    /// reasons) → what it means for someone at a terminal.
+    private static let causes: [DeliveryReason.Code: String] = [
+        .transportConnectFailed: "connection refused or host not found",
+        .transportTimedOut: "timed out",
+        .transportConnectionReset: "the connection was reset before a full answer",
+        .transportTLS: "TLS handshake or certificate verification failed (see --ca-file)",
+        .transportTooLarge: "the answer was too large",
+        .transportInvalidURL: "not a valid http(s) URL",
+        .transportForbiddenAddress: "the host resolves only to refused addresses",
+        .transportCancelled: "cancelled",
+        .transportOther: "transport failure",
     ]
 }

@@ -38,9 +38,9 @@ func runSend(_ args: Arguments) throws {
     if let status = report.status { object["status"] = status }
     if let body = report.body { object["body"] = body }
     if let error = report.transportError { object["transportError"] = error }
-    if let reason = report.reason { object["reason"] = reason }
+    if let reason = report.reason { object["reason"] = reason.rawValue }
     if let detail = report.detail { object["detail"] = detail }
     Output.json(object)
-    if let hint = ErrorHints.forCode(report.reason) { Output.hint(hint) }
+    if let hint = ErrorHints.forReason(report.reason) { Output.hint(hint) }
     exit(report.delivered ? 0 : 1)
 }

@@ -29,7 +29,7 @@ import Testing
     @Test func setTokenReportsTheNodesRefusal() async throws {
         let node = FakeTransport(clock: clock)
         node.script("POST /v1/tokens", [.error(409, "platform.disabled")])
-        await #expect(throws: PushClientError(code: .rejected, message: "test", status: 409, apiCode: "platform.disabled")) {
+        await #expect(throws: PushClientError(code: .rejected, message: "test", status: 409, apiCode: .platformDisabled)) {
             try await subscriber(node).setToken(.init(deviceId: "d", platform: .apns, token: "ab"))
         }
     }
@@ -78,7 +78,7 @@ import Testing
         let node = FakeTransport(clock: clock)
         node.script("POST /v1/tokens/revoke", [.error(401, "auth.expired")])
         let result = await subscriber(node).revokeToken(deviceId: "dev1")
-        #expect(result == .abandoned(PushClientError(code: .rejected, message: "revoke refused", status: 401, apiCode: "auth.expired")))
+        #expect(result == .abandoned(PushClientError(code: .rejected, message: "revoke refused", status: 401, apiCode: .authExpired)))
     }
 
     @Test func createSpaceSignsTheAccountIdWithTheSpaceKey() async throws {

@@ -80,7 +80,7 @@ import Testing
         #expect(AttemptOutcome.classify(NodeResponse(status: 429, headers: ["Retry-After": "5"])) == .transient(status: 429, retryAfter: "5"))
         #expect(AttemptOutcome.classify(NodeResponse(status: 502)) == .transient(status: 502, retryAfter: nil))
         let body = Array(#"{"error":{"code":"topic.signature_invalid","message":"m","field":"topics[0].signature"}}"#.utf8)
-        #expect(AttemptOutcome.classify(NodeResponse(status: 400, body: body)) == .rejected(status: 400, apiCode: "topic.signature_invalid"))
+        #expect(AttemptOutcome.classify(NodeResponse(status: 400, body: body)) == .rejected(status: 400, apiCode: .topicSignatureInvalid))
         #expect(AttemptOutcome.classify(NodeResponse(status: 404, body: Array("nope".utf8))) == .rejected(status: 404, apiCode: nil))
     }
 }

@@ -1,3 +1,5 @@
+import PushProtocol
+
 /// What one try at a request came to, as the retry schedule sees it.
 public enum AttemptOutcome: Sendable, Equatable {
     /// 2xx.
@@ -5,7 +7,7 @@ public enum AttemptOutcome: Sendable, Equatable {
     /// Worth another try: a network error (no answer), 429, or 5xx. `retryAfter` is the raw header.
     case transient(status: Int?, retryAfter: String?)
     /// Any other answer (4xx but 429, or an unexpected 1xx/3xx): trying again cannot help.
-    case rejected(status: Int, apiCode: String?)
+    case rejected(status: Int, apiCode: APIError.Code?)
 
     /// Classifies an HTTP answer.
     public static func classify(_ response: NodeResponse) -> AttemptOutcome {

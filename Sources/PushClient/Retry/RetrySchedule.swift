@@ -20,7 +20,7 @@ public struct RetrySchedule: Sendable, Equatable {
 
     public enum GiveUpReason: Sendable, Equatable {
         /// A 4xx (not 429): trying again cannot help.
-        case rejected(status: Int, apiCode: String?)
+        case rejected(status: Int, apiCode: APIError.Code?)
         /// Every try was transient; `last` is the final one's status (nil: network error).
         case exhausted(last: Int?)
         /// `Retry-After` asked for longer than `maxRetryAfter`.

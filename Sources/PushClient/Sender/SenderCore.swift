@@ -219,7 +219,7 @@ final class SenderCore: Sendable {
                           ("attempts", "\(request.schedule.attempts)")]
             if case let .rejected(status, code) = reason {
                 fields.append(("status", "\(status)"))
-                if let code { fields.append(("code", code)) }
+                if let code { fields.append(("code", code.rawValue)) }
             }
             state.withLock { $0.counters.failed[reason.name, default: 0] += 1 }
             log.event("push_failed", fields)

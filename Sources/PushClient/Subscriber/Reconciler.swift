@@ -115,7 +115,7 @@ public actor Reconciler {
         } catch {
             result = .failed(error)
             log.event("reconcile_failed", [("trigger", trigger.rawValue), ("code", error.code.rawValue)]
-                      + (error.apiCode.map { [("api_code", $0)] } ?? []))
+                      + (error.apiCode.map { [("api_code", $0.rawValue)] } ?? []))
         }
         let done = Pass(trigger: trigger, result: result, fallbacks: fallbacks)
         onPass?(done)

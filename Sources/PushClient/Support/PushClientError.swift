@@ -1,4 +1,5 @@
 import HTTPClient
+import PushProtocol
 
 /// An error of the client library, with a stable code (STYLE §5). When the node answered with an
 /// error body, `status` and `apiCode` carry its HTTP status and `error.code`.
@@ -7,10 +8,11 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
     public var message: String
     /// The node's HTTP status, when the error is the node's answer.
     public var status: Int?
-    /// The node's `error.code` (PROTOCOL §3), when it sent one.
-    public var apiCode: String?
+    /// The node's `error.code` (PROTOCOL §3), when it sent one: compare with the constants
+    /// (`.platformDisabled`, `.authExpired`, …).
+    public var apiCode: APIError.Code?
 
-    public init(code: Code, message: String, status: Int? = nil, apiCode: String? = nil) {
+    public init(code: Code, message: String, status: Int? = nil, apiCode: APIError.Code? = nil) {
         self.code = code
         self.message = message
         self.status = status
@@ -19,7 +21,7 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var description: String {
         var text = "\(code.rawValue): \(message)"
-        if let status { text += " (\(status)\(apiCode.map { " \($0)" } ?? ""))" }
+        if let status { text += " (\(status)\(apiCode.map { " \($0.rawValue)" } ?? ""))" }
         return text
     }
 

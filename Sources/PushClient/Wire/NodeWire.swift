@@ -30,7 +30,7 @@ public enum NodeWire {
     /// decodable).
     public struct ErrorAnswer: Codable, Hashable, Sendable {
         public struct Body: Codable, Hashable, Sendable {
-            public var code: String
+            public var code: APIError.Code
             public var message: String?
             public var field: String?
         }

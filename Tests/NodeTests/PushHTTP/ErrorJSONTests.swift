@@ -20,7 +20,7 @@ import Testing
 
     @Test func internalErrorsNeverCarryDetails() {
         for response in [ErrorJSON.response(.internal, "disk /var/x full", field: "x"),
-                         ErrorJSON.response(APIError(status: 500, code: .internal, message: "disk /var/x full", field: "x")),
+                         ErrorJSON.response(APIError(code: .internal, message: "disk /var/x full", field: "x")),
                          ErrorJSON.response(.refused(.internal, "disk /var/x full", field: "x")),
                          ErrorJSON.response("no.such_code", "disk /var/x full", field: "x")] {
             #expect(response.status == 500)
@@ -31,7 +31,7 @@ import Testing
     @Test func storageFailuresAre503WithRetryAfterAndNeverCarryDetails() {
         for response in [ErrorJSON.response(.storageFailed(LeakyStoreError())),
                          ErrorJSON.response(.storageUnavailable, "disk /var/x full", field: "x"),
-                         ErrorJSON.response(APIError(status: 500, code: .storageUnavailable, message: "disk /var/x full")),
+                         ErrorJSON.response(APIError(code: .storageUnavailable, message: "disk /var/x full")),
                          ErrorJSON.storageUnavailable] {
             #expect(response.status == 503)
             #expect(response.headers.map(\.0) == ["Content-Type", "Retry-After"])

@@ -27,19 +27,19 @@ import Testing
         #expect(ErrorStatus.byCode == spec)
     }
 
-    @Test func theStatusInsideAnAPIErrorIsNotConsulted() {
-        let response = ErrorJSON.response(APIError(status: 418, code: .invalidField, message: "ttl is wrong", field: "ttl"))
+    @Test func anAPIErrorAnswersWithItsCodesStatus() {
+        let response = ErrorJSON.response(APIError(code: .invalidField, message: "ttl is wrong", field: "ttl"))
         #expect(response.status == 400)
     }
 
-    @Test func pushProtocolsStatusesAgreeWithTheTable() {
+    @Test func everyPushProtocolErrorHasAStatus() {
         let protocolErrors: [APIError] = [
             HTTPSignatureError.missing.apiError, HTTPSignatureError.malformed("x").apiError,
             HTTPSignatureError.invalidSignature("x").apiError,
             .malformed("x"), .missing("x"), .invalid("x", "y"), .internalError,
         ]
         for error in protocolErrors {
-            #expect(ErrorStatus.byCode[error.code] == error.status, "\(error.code.rawValue)")
+            #expect(ErrorStatus.byCode[error.code] != nil, "\(error.code.rawValue)")
         }
     }
 }

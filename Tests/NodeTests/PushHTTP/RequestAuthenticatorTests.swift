@@ -15,7 +15,7 @@ import Testing
             _ = try auth.authenticate(request)
             return nil
         } catch {
-            #expect(error.status == 401)
+            #expect(ErrorStatus.byCode[error.code] == 401)
             return error.code
         }
     }
