@@ -8,13 +8,7 @@ import PushSupport
 /// refusal's reason code and the provider's own word for it) and since when; shown in
 /// `/metrics` (`pushnode_provider_healthy`) and the `/readyz` detail (PROTOCOL §3.3).
 package final class ProviderHealth: Sendable {
-    package enum State: String, Sendable {
-        case healthy
-        /// Credentials refused after one renewal, or none could be minted.
-        case credentialsRefused = "credentials_refused"
-        /// The provider refused our configuration (FCM `THIRD_PARTY_AUTH_ERROR`, APNs topic …).
-        case misconfigured
-    }
+    package typealias State = ProviderHealthState
 
     /// A provider's last failed try: its reason code (§6) and when.
     package struct Failure: Sendable, Equatable {
@@ -65,8 +59,6 @@ package final class ProviderHealth: Sendable {
 
     package func status(of provider: Provider) -> Status? { statuses.withLock { $0[provider] } }
 
-    /// Provider name → status, for `/readyz`.
-    package var snapshot: [String: Status] {
-        statuses.withLock { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) }
-    }
+    /// Provider → status, for `/readyz` and the status page.
+    package var snapshot: [Provider: Status] { statuses.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import PushMetrics
+import PushProtocol
 import PushSupport
 
 /// `GET /healthz`, `GET /readyz`, `GET /metrics`, `GET /status` and `GET /status.json`, shared by the
@@ -55,7 +56,7 @@ package struct OperationsRoutes: Sendable {
     private struct Status: Encodable {
         let status: String
         /// PROTOCOL §3.3's fixed field: provider → state name.
-        var providers: [String: String]? = nil
+        var providers: [String: ProviderHealthState]? = nil
         /// The detail added to it: provider → state, reason and since when.
         var providerDetail: [String: ProviderReadiness]? = nil
     }

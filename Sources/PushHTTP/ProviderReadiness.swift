@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushSupport
 
 /// One provider's entry in `/readyz`'s `providerDetail` (PROTOCOL §3.3): its health state, and
@@ -7,12 +8,12 @@ import PushSupport
 /// (`InvalidProviderToken`, the token endpoint's `invalid_grant: …`) and since when. Never a
 /// token, key or URL: the engine's reasons carry none.
 package struct ProviderReadiness: Sendable, Equatable, Encodable {
-    package var state: String
+    package var state: ProviderHealthState
     package var reason: String?
     package var providerReason: String?
     package var since: Date
 
-    package init(state: String, reason: String? = nil, providerReason: String? = nil, since: Date) {
+    package init(state: ProviderHealthState, reason: String? = nil, providerReason: String? = nil, since: Date) {
         self.state = state
         self.reason = reason
         self.providerReason = providerReason

@@ -48,7 +48,7 @@ enum NodeAssembly {
                                       now: { Date() })
         return NodeBackend(handler: { routes.handle($0, caller: $1) },
                            close: { store.close() }, delivery: engine,
-                           providerHealth: { engine.health.snapshot.mapValues(ProviderReadiness.init) }, service: service,
+                           providerHealth: { ProviderReadiness.byName(engine.health.snapshot) }, service: service,
                            status: { status.snapshot(startedAt: $0) })
     }
 }

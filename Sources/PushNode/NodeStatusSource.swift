@@ -24,24 +24,16 @@ struct NodeStatusSource: Sendable {
         let inFlight = engine.inFlight
         let providers = Provider.allCases.filter(engine.providers.contains).map { provider in
             NodeStatus.ProviderRow(
-                provider: provider.rawValue, health: health[provider.rawValue]?.state.rawValue ?? "healthy",
+                provider: provider.rawValue, health: health[provider]?.state ?? .healthy,
                 queueDepth: queues[provider]?.depth ?? 0,
                 oldestAgeSeconds: queues[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0,
                 inFlight: inFlight[provider] ?? 0,
                 lastFailure: failures[provider].map { NodeStatus.Failure(reason: $0.reason, at: $0.at) })
         }
         let registrations = ((try? store.registrationCounts()) ?? [:]).reduce(into: [String: Int]()) { $0[$1.key.rawValue] = $1.value }
-        let minutes = engine.activity.minutes(endingAt: now).map { minute in
-            NodeStatus.Minute(start: minute.start, delivered: minute.counts["delivered"] ?? 0,
-                              retried: minute.counts["retried"] ?? 0, dead: minute.counts["dead"] ?? 0,
-                              rejected: minute.counts["rejected"] ?? 0, expired: minute.counts["expired"] ?? 0)
-        }
-        let recent = engine.activity.recent.map {
-            NodeStatus.Outcome(at: $0.at, provider: $0.provider, kind: $0.kind, outcome: $0.outcome, reason: $0.reason,
-                               notification: $0.notification)
-        }
+        let minutes = engine.activity.minutes(endingAt: now).map { NodeStatus.Minute(start: $0.start, counts: $0.counts) }
         return NodeStatus(version: NodeVersion.current, generatedAt: now, startedAt: startedAt,
                           uptimeSeconds: max(0, Int(now.timeIntervalSince(startedAt))), storage: storageDriver,
-                          providers: providers, registrations: registrations, perMinute: minutes, recent: recent)
+                          providers: providers, registrations: registrations, perMinute: minutes, recent: engine.activity.recent)
     }
 }

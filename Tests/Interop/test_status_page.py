@@ -156,7 +156,7 @@ def test_the_status_page_of_a_node_under_load_in_headless_chromium(pushnode_bin,
         assert providers["webpush"][5] == "none"
 
         legend = {li["data-outcome"] for li in dom.all("li") if "data-outcome" in li}
-        assert legend == {"delivered", "retried", "dead", "rejected", "expired"}
+        assert legend == {"delivered", "retried", "dead", "rejected", "expired", "orphaned"}
         svgs = dom.all("svg")
         assert len(svgs) == 1 and svgs[0].get("role") == "img"
         bars = [a for t, a in dom.elements if t == "rect" and "bar" in a.get("class", "")]

@@ -23,7 +23,7 @@ struct DeliveryEvent: Sendable, Equatable {
     /// When retried: the time the next try is due.
     var nextAttemptAt: Date?
     /// The provider's health when this try changed it (`misconfigured`).
-    var health: String?
+    var health: ProviderHealthState?
     /// When the node accepted the Notify (ms precision, as stored): a delivered try's latency.
     var acceptedAt: Date
 
@@ -31,7 +31,7 @@ struct DeliveryEvent: Sendable, Equatable {
     static let registrationPrefix = 8
 
     init(_ job: DeliveryJob, provider: Provider, outcome: LaneStateMachine.Outcome, reason: DeliveryReason? = nil,
-         nextAttemptAt: Date? = nil, health: String? = nil) {
+         nextAttemptAt: Date? = nil, health: ProviderHealthState? = nil) {
         self.provider = provider
         notificationId = job.notificationId
         registration = String(job.registration.registrationId.prefix(Self.registrationPrefix))
@@ -63,7 +63,7 @@ struct DeliveryEvent: Sendable, Equatable {
             if let detail = reason.detail { fields.append(LogField("detail", "\(detail)")) }
         }
         if let nextAttemptAt { fields.append(LogField("next_attempt_at", .time(nextAttemptAt))) }
-        if let health { fields.append(LogField("health", "\(health)")) }
+        if let health { fields.append(LogField("health", "\(health.rawValue)")) }
         return LogRecord(level, "delivery", fields)
     }
 }

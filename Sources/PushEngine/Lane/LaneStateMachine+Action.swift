@@ -1,5 +1,6 @@
 import Foundation
 import PushDelivery
+import PushProtocol
 import PushStore
 import PushSupport
 
@@ -45,7 +46,5 @@ extension LaneStateMachine {
     }
 
     /// The `outcome` label of `pushnode_deliveries_total`.
-    enum Outcome: String, Sendable, CaseIterable {
-        case delivered, retried, dead, rejected, expired, orphaned
-    }
+    typealias Outcome = TryOutcome
 }

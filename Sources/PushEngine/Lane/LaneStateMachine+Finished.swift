@@ -1,5 +1,6 @@
 import Foundation
 import PushDelivery
+import PushProtocol
 import PushSupport
 
 extension LaneStateMachine {
@@ -35,7 +36,7 @@ extension LaneStateMachine {
     private mutating func credentialsGaveUp(_ attempt: Attempt, reason: DeliveryReason, now: Date) -> [Action] {
         var actions = setHealth(.credentialsRefused, reason: reason)
         actions.append(.log(LogRecord(.error, "credentials", ["provider": "\(provider.rawValue)", "reason": "\(reason.code.rawValue)",
-                                                            "health": "credentials_refused"])))
+                                                            "health": "\(ProviderHealthState.credentialsRefused.rawValue)"])))
         // Keep the push: back off as for a transient failure, within attempts and ttl.
         let fallback = decide(.transient(reason, retryAfter: nil), for: attempt.job, now: now)
         return actions + apply(fallback, to: attempt, now: now)
@@ -45,7 +46,7 @@ extension LaneStateMachine {
     /// each with its `DeliveryEvent` logged.
     private mutating func apply(_ decision: DeliveryDecision, to attempt: Attempt, now: Date) -> [Action] {
         let id = attempt.entryID
-        func event(_ outcome: Outcome, _ reason: DeliveryReason? = nil, next: Date? = nil, health: String? = nil) -> Action {
+        func event(_ outcome: Outcome, _ reason: DeliveryReason? = nil, next: Date? = nil, health: ProviderHealthState? = nil) -> Action {
             .finishedTry(DeliveryEvent(attempt.job, provider: provider, outcome: outcome, reason: reason, nextAttemptAt: next,
                                        health: health))
         }
@@ -68,7 +69,7 @@ extension LaneStateMachine {
             return [.count(.rejected, 1), event(.rejected, reason)]
         case .misconfigured(let reason):
             complete(id, .rejected)
-            return [.count(.rejected, 1)] + setHealth(.misconfigured, reason: reason) + [event(.rejected, reason, health: "misconfigured")]
+            return [.count(.rejected, 1)] + setHealth(.misconfigured, reason: reason) + [event(.rejected, reason, health: .misconfigured)]
         case .expired:
             complete(id, .expired)
             return [.count(.expired, 1), event(.expired)]

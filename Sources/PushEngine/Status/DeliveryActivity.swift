@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushSupport
 
 /// What the lanes did lately, for the status page: the per-minute `DeliveryHistory` and the
@@ -18,13 +19,12 @@ package final class DeliveryActivity: Sendable {
 
     /// The same counts as `pushnode_deliveries_total` (the lane's `.count` action).
     func count(_ outcome: LaneStateMachine.Outcome, _ count: Int, at date: Date) {
-        state.withLock { $0.history.add(outcome.rawValue, count, at: date) }
+        state.withLock { $0.history.add(outcome, count, at: date) }
     }
 
     func record(_ event: DeliveryEvent, at date: Date) {
-        let entry = RecentDeliveries.Entry(at: date, provider: event.provider.rawValue, kind: event.kind.rawValue,
-                                           outcome: event.outcome.rawValue, reason: event.reason?.code.rawValue,
-                                           notification: event.notificationId)
+        let entry = FinishedTry(at: date, provider: event.provider.rawValue, kind: event.kind.rawValue,
+                                outcome: event.outcome, reason: event.reason?.code.rawValue, notification: event.notificationId)
         state.withLock { $0.recent.add(entry) }
     }
 
@@ -32,5 +32,5 @@ package final class DeliveryActivity: Sendable {
     package func minutes(endingAt now: Date) -> [DeliveryHistory.Minute] { state.withLock { $0.history.minutes(endingAt: now) } }
 
     /// Newest first.
-    package var recent: [RecentDeliveries.Entry] { state.withLock { $0.recent.entries } }
+    package var recent: [FinishedTry] { state.withLock { $0.recent.entries } }
 }

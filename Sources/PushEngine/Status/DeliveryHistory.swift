@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 /// Finished tries per minute and outcome for the last `capacity` minutes: the status page's
 /// chart. A ring of minute buckets keyed by the minute since 1970, so a quiet stretch costs
@@ -7,13 +8,13 @@ import Foundation
 ///
 /// A value: time comes in as an argument (the engine passes its injected clock's `now`).
 package struct DeliveryHistory: Sendable, Equatable {
-    /// One minute's counts, `outcome` name → tries.
+    /// One minute's counts, outcome → tries.
     package struct Minute: Sendable, Equatable {
         /// The minute's start.
         package var start: Date
-        package var counts: [String: Int]
+        package var counts: [TryOutcome: Int]
 
-        package init(start: Date, counts: [String: Int] = [:]) {
+        package init(start: Date, counts: [TryOutcome: Int] = [:]) {
             self.start = start
             self.counts = counts
         }
@@ -21,7 +22,7 @@ package struct DeliveryHistory: Sendable, Equatable {
 
     private struct Bucket: Equatable {
         var minute: Int64
-        var counts: [String: Int]
+        var counts: [TryOutcome: Int]
     }
 
     package let capacity: Int
@@ -35,7 +36,7 @@ package struct DeliveryHistory: Sendable, Equatable {
     private static func minute(of date: Date) -> Int64 { Int64((date.timeIntervalSince1970 / 60).rounded(.down)) }
 
     /// Counts `count` tries ending in `outcome` in the minute of `date`.
-    package mutating func add(_ outcome: String, _ count: Int = 1, at date: Date) {
+    package mutating func add(_ outcome: TryOutcome, _ count: Int = 1, at date: Date) {
         guard count > 0 else { return }
         let minute = Self.minute(of: date)
         let slot = Int(((minute % Int64(capacity)) + Int64(capacity)) % Int64(capacity))

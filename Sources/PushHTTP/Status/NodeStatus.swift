@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushSupport
 
 /// What `/status` and `/status.json` show (PROTOCOL §3.3): a snapshot the node assembles from the
@@ -8,8 +9,7 @@ import PushSupport
 package struct NodeStatus: Sendable, Equatable, Encodable {
     package struct ProviderRow: Sendable, Equatable, Encodable {
         package var provider: String
-        /// `ProviderHealth.State`'s name: `healthy`, `credentials_refused`, `misconfigured`.
-        package var health: String
+        package var health: ProviderHealthState
         /// Deliveries queued or in flight.
         package var queueDepth: Int
         /// Age of the oldest of them; 0 with an empty queue.
@@ -18,7 +18,7 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
         package var inFlight: Int
         package var lastFailure: Failure?
 
-        package init(provider: String, health: String, queueDepth: Int, oldestAgeSeconds: Double, inFlight: Int,
+        package init(provider: String, health: ProviderHealthState, queueDepth: Int, oldestAgeSeconds: Double, inFlight: Int,
                     lastFailure: Failure? = nil) {
             self.provider = provider
             self.health = health
@@ -43,47 +43,40 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
     /// One minute of finished tries, all providers together.
     package struct Minute: Sendable, Equatable, Encodable {
         package var start: Date
-        package var delivered = 0
-        package var retried = 0
-        package var dead = 0
-        package var rejected = 0
-        package var expired = 0
+        package var counts: [TryOutcome: Int]
 
-        package init(start: Date, delivered: Int = 0, retried: Int = 0, dead: Int = 0, rejected: Int = 0, expired: Int = 0) {
+        package init(start: Date, counts: [TryOutcome: Int] = [:]) {
             self.start = start
-            self.delivered = delivered
-            self.retried = retried
-            self.dead = dead
-            self.rejected = rejected
-            self.expired = expired
+            self.counts = counts
         }
 
-        /// The outcomes in the order the chart stacks them, with their counts.
-        package var stacked: [(outcome: String, count: Int)] {
-            [("delivered", delivered), ("retried", retried), ("dead", dead), ("rejected", rejected), ("expired", expired)]
+        /// Tries that ended in `outcome`; 0 when none did.
+        package subscript(outcome: TryOutcome) -> Int {
+            get { counts[outcome] ?? 0 }
+            set { counts[outcome] = newValue }
         }
 
-        package var total: Int { delivered + retried + dead + rejected + expired }
-    }
+        /// Every outcome in the order the chart stacks them, with its count.
+        package var stacked: [(outcome: TryOutcome, count: Int)] { TryOutcome.allCases.map { ($0, self[$0]) } }
 
-    /// One finished try.
-    package struct Outcome: Sendable, Equatable, Encodable {
-        package var at: Date
-        package var provider: String
-        package var kind: String
-        package var outcome: String
-        package var reason: String?
-        /// The Notify id's first characters, as the engine's `RecentDeliveries` shortened it (the
-        /// one place the length is decided).
-        package var notification: String
+        package var total: Int { counts.values.reduce(0, +) }
 
-        package init(at: Date, provider: String, kind: String, outcome: String, reason: String?, notification: String) {
-            self.at = at
-            self.provider = provider
-            self.kind = kind
-            self.outcome = outcome
-            self.reason = reason
-            self.notification = notification
+        /// The outcomes `/status.json` writes per minute (PROTOCOL §3.3); `orphaned` is charted
+        /// on the page and counted in `pushnode_deliveries_total`, not part of this shape.
+        static let encoded: [TryOutcome] = [.delivered, .retried, .dead, .rejected, .expired]
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(start, forKey: Key("start"))
+            for outcome in Self.encoded { try container.encode(self[outcome], forKey: Key(outcome.rawValue)) }
         }
     }
 
@@ -99,10 +92,10 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
     /// The last hour, oldest first.
     package var perMinute: [Minute]
     /// The last finished tries, newest first.
-    package var recent: [Outcome]
+    package var recent: [FinishedTry]
 
     package init(version: String, generatedAt: Date, startedAt: Date, uptimeSeconds: Int, storage: String,
-                providers: [ProviderRow], registrations: [String: Int], perMinute: [Minute], recent: [Outcome]) {
+                providers: [ProviderRow], registrations: [String: Int], perMinute: [Minute], recent: [FinishedTry]) {
         self.version = version
         self.generatedAt = generatedAt
         self.startedAt = startedAt

@@ -1,18 +1,29 @@
+import PushProtocol
+
 /// The status page's chart: finished tries per minute for the last hour as stacked SVG bars
 /// (one `<g class="minute">` per minute, a `<rect class="bar <outcome>">` per outcome with a
 /// count, a `<title>` each for the hover text), with the hour's totals as the legend.
 enum StatusChart {
-    static let colors = ["delivered": "#2f9e5b", "retried": "#e0a020", "dead": "#d64545", "rejected": "#8a5cd6",
-                         "expired": "#9aa3ad"]
+    static func color(_ outcome: TryOutcome) -> String {
+        switch outcome {
+        case .delivered: "#2f9e5b"
+        case .retried: "#e0a020"
+        case .dead: "#d64545"
+        case .rejected: "#8a5cd6"
+        case .expired: "#9aa3ad"
+        case .orphaned: "#5b6b7d"
+        }
+    }
 
     private static let width = 1100.0, height = 220.0
     private static let left = 44.0, right = 8.0, top = 10.0, bottom = 24.0
 
     static func section(_ minutes: [NodeStatus.Minute]) -> String {
-        var totals: [String: Int] = [:]
+        var totals: [TryOutcome: Int] = [:]
         for minute in minutes { for (outcome, count) in minute.stacked { totals[outcome, default: 0] += count } }
-        let legend = NodeStatus.Minute(start: .distantPast).stacked.map { outcome, _ in
-            "<li data-outcome=\"\(outcome)\"><span class=\"swatch sw-\(outcome)\"></span>\(outcome) <b>\(totals[outcome] ?? 0)</b></li>"
+        let legend = TryOutcome.allCases.map { outcome in
+            let name = outcome.rawValue
+            return "<li data-outcome=\"\(name)\"><span class=\"swatch sw-\(name)\"></span>\(name) <b>\(totals[outcome] ?? 0)</b></li>"
         }
         return """
             <section id="activity"><h2>Finished tries per minute, last hour</h2>
@@ -31,13 +42,13 @@ enum StatusChart {
             let x = left + Double(index) * slot + 1
             var y = top + plotHeight
             let parts = minute.stacked.filter { $0.count > 0 }
-            let label = parts.map { "\($0.count) \($0.outcome)" }.joined(separator: ", ")
+            let label = parts.map { "\($0.count) \($0.outcome.rawValue)" }.joined(separator: ", ")
             bars += "<g class=\"minute\"><title>\(HTMLText.escape(StatusPage.clockTime(minute.start))) UTC: \(label)</title>"
             for (outcome, count) in parts {
                 let h = plotHeight * Double(count) / Double(peak)
                 y -= h
-                bars += "<rect class=\"bar \(outcome)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(max(1, slot - 2)))\" "
-                    + "height=\"\(f(h))\" fill=\"\(colors[outcome] ?? "#888")\"/>"
+                bars += "<rect class=\"bar \(outcome.rawValue)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(max(1, slot - 2)))\" "
+                    + "height=\"\(f(h))\" fill=\"\(color(outcome))\"/>"
             }
             bars += "</g>"
         }

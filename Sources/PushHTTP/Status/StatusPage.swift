@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushCrypto
 import PushSupport
 
@@ -62,7 +63,7 @@ package enum StatusPage {
             } ?? "<span class=\"none\">none</span>"
             rows += """
                 <tr data-provider="\(e(row.provider))"><th scope="row">\(e(row.provider))</th>\
-                <td><span class="health \(row.health == "healthy" ? "ok" : "bad")">\(e(row.health))</span></td>\
+                <td><span class="health \(row.health == .healthy ? "ok" : "bad")">\(e(row.health.rawValue))</span></td>\
                 <td class="n">\(row.queueDepth)</td><td class="n">\(e(row.queueDepth == 0 ? "–" : duration(row.oldestAgeSeconds)))</td>\
                 <td class="n">\(row.inFlight)</td><td>\(failure)</td></tr>
 
@@ -96,7 +97,7 @@ package enum StatusPage {
         let rows = status.recent.map { item in
             """
             <tr><td><time datetime="\(e(Timestamp.rfc3339(item.at)))">\(e(clockTime(item.at)))</time></td>\
-            <td>\(e(item.provider))</td><td>\(e(item.kind))</td><td><span class="outcome \(e(item.outcome))">\(e(item.outcome))</span></td>\
+            <td>\(e(item.provider))</td><td>\(e(item.kind))</td><td><span class="outcome \(e(item.outcome.rawValue))">\(e(item.outcome.rawValue))</span></td>\
             <td>\(item.reason.map { "<code>\(e($0))</code>" } ?? "")</td><td><code>\(e(item.notification))</code></td></tr>
 
             """
@@ -147,5 +148,6 @@ package enum StatusPage {
         .legend{display:flex;gap:16px;margin:6px 0 0;padding:0;list-style:none;font-size:12px}\
         .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px}\
         svg{display:block;width:100%;height:auto}footer{color:#8a939e;font-size:12px}
-        """ + StatusChart.colors.sorted { $0.key < $1.key }.map { ".sw-\($0.key){background:\($0.value)}" }.joined()
+        """ + TryOutcome.allCases.sorted { $0.rawValue < $1.rawValue }
+            .map { ".sw-\($0.rawValue){background:\(StatusChart.color($0))}" }.joined()
 }

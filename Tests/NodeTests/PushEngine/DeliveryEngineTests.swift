@@ -85,9 +85,9 @@ import Testing
         let now = clock.now()
         let minute = f.engine.activity.minutes(endingAt: now).last
         #expect(minute?.start == Date(timeIntervalSince1970: 1_800_000_000))
-        #expect(minute?.counts == ["delivered": 1, "retried": 1, "rejected": 1])
+        #expect(minute?.counts == [.delivered: 1, .retried: 1, .rejected: 1])
         let recent = f.engine.activity.recent
-        #expect(recent.count == 3 && recent.first?.outcome == "rejected" && recent.first?.reason == "delivery.attempts_exhausted")
+        #expect(recent.count == 3 && recent.first?.outcome == .rejected && recent.first?.reason == "delivery.attempts_exhausted")
         #expect(recent.allSatisfy { $0.provider == "fcm" && $0.kind == "message" && $0.at <= now })
         #expect(Set(recent.map(\.notification)) == ["n1-fine", "n2-down"])
         let failure = f.engine.health.lastFailures[.fcm]
@@ -112,7 +112,7 @@ import Testing
         // token-2 had worked, so its refusal renews once (token-3); token-3 refused too: unhealthy.
         #expect(f.credentials.generation == 3)
         waitUntil { f.count("rejected") == 1 }  // retried within the attempt cap, then dropped
-        let status = try #require(f.engine.health.snapshot["fcm"])
+        let status = try #require(f.engine.health.snapshot[.fcm])
         #expect(status.state == .credentialsRefused)
         #expect(status.reason?.code == .fcmUnauthenticated && status.reason?.detail == "UNAUTHENTICATED")
     }

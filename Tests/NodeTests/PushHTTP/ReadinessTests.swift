@@ -9,9 +9,9 @@ import Testing
     @Test func aRefusedProviderIsNamedWithItsReasonAndTheNodeStaysReady() {
         let since = Date(timeIntervalSince1970: 1_800_000_000.25)
         let operations = OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready }, providers: {
-            ["apns": ProviderReadiness(state: "credentials_refused", reason: "apns.provider_token",
+            ["apns": ProviderReadiness(state: .credentialsRefused, reason: "apns.provider_token",
                                        providerReason: "InvalidProviderToken", since: since),
-             "webpush": ProviderReadiness(state: "healthy", since: since)]
+             "webpush": ProviderReadiness(state: .healthy, since: since)]
         })
         let response = operations.respond(.readiness)
         #expect(response.status == 200)

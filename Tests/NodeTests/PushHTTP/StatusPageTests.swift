@@ -13,17 +13,17 @@ import Testing
 
     static func snapshot(reason: String = "fcm.unregistered", kind: String = "message") -> NodeStatus {
         var minutes = (0..<60).map { NodeStatus.Minute(start: t0.addingTimeInterval(Double($0 - 59) * 60)) }
-        minutes[58].delivered = 40
-        minutes[58].retried = 10
-        minutes[59].dead = 2
+        minutes[58][.delivered] = 40
+        minutes[58][.retried] = 10
+        minutes[59][.dead] = 2
         return NodeStatus(
             version: "0.1.0-test", generatedAt: t0.addingTimeInterval(30), startedAt: t0.addingTimeInterval(-3723),
             uptimeSeconds: 3753, storage: "sqlite",
-            providers: [.init(provider: "fcm", health: "healthy", queueDepth: 3, oldestAgeSeconds: 75, inFlight: 1,
+            providers: [.init(provider: "fcm", health: .healthy, queueDepth: 3, oldestAgeSeconds: 75, inFlight: 1,
                               lastFailure: .init(reason: reason, at: t0.addingTimeInterval(-90))),
-                        .init(provider: "webpush", health: "misconfigured", queueDepth: 0, oldestAgeSeconds: 0, inFlight: 0)],
+                        .init(provider: "webpush", health: .misconfigured, queueDepth: 0, oldestAgeSeconds: 0, inFlight: 0)],
             registrations: ["android": 5, "webpush": 2], perMinute: minutes,
-            recent: [.init(at: t0.addingTimeInterval(20), provider: "fcm", kind: kind, outcome: "dead", reason: reason,
+            recent: [.init(at: t0.addingTimeInterval(20), provider: "fcm", kind: kind, outcome: .dead, reason: reason,
                            notification: "01234567")])
     }
 
