@@ -128,7 +128,7 @@ enum IngestBench {
         print(String(format: "SQLite group commit: %d writes in %d commits (%.1f per commit, largest %d), writer busy %.0f µs per write",
                      commits.writes, commits.commits, Double(commits.writes) / Double(max(1, commits.commits)), commits.largestBatch,
                      commits.batchSeconds / Double(max(1, commits.writes)) * 1e6))
-        print(String(format: "Notify body decode (%d bytes): Foundation JSONDecoder %.1f µs, WireDecoder %.1f µs (%.1f× faster)",
+        print(String(format: "Notify body decode (%d bytes): Foundation JSONDecoder %.1f µs, JSON.decode %.1f µs (%.1f× faster)",
                      decode.bytes, 1e6 / decode.rates.first, 1e6 / decode.rates.second, decode.rates.ratio))
         print(String(format: "Ed25519 verify %.0f/s per core, %d cores: %.0f/s", verify, cores, verify * Double(cores)))
         // CPU time is what other processes on a shared machine disturb least: the node's CPU per
@@ -175,13 +175,13 @@ enum IngestBench {
         }
     }
 
-    /// Decodes per second of one Notify body by Foundation alone and by `WireDecoder` (its tape
+    /// Decodes per second of one Notify body by Foundation alone and by `JSON.decode` (its tape
     /// first), in alternating rounds.
     static func measureDecode(_ request: NotifyRequest) throws -> (bytes: Int, rates: (first: Double, second: Double, ratio: Double)) {
-        let body = try WireEncoder.encode(request)
+        let body = try JSON.encode(request)
         let rates = try Timing(milliseconds: 200, rounds: 5).compare(
-            { Sink.consume(try WireDecoder.reference(NotifyRequest.self, from: body).topics.isEmpty) },
-            { Sink.consume(try WireDecoder.decode(NotifyRequest.self, from: body).topics.isEmpty) })
+            { Sink.consume(try JSON.foundationDecode(NotifyRequest.self, from: body).topics.isEmpty) },
+            { Sink.consume(try JSON.decode(NotifyRequest.self, from: body).topics.isEmpty) })
         return (body.count, rates)
     }
 

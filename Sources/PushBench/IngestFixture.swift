@@ -82,7 +82,7 @@ final class IngestFixture: @unchecked Sendable {
     func signedNotifies(from sender: AccountKey, count: Int) -> [[UInt8]] {
         let signer = HTTPSigner(key: sender)
         return (0..<count).map { _ in
-            SignedRequest.make("POST", "/v1/notify", body: try! WireEncoder.encode(notify(from: sender)), signer: signer)
+            SignedRequest.make("POST", "/v1/notify", body: try! JSON.encode(notify(from: sender)), signer: signer)
         }
     }
 

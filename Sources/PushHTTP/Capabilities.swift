@@ -41,7 +41,7 @@ package struct Capabilities: Sendable, Equatable {
 
     /// The JSON body; platforms in `Platform.allCases` order.
     package var json: [UInt8] {
-        JSON.encode(Body(
+        JSON.body(Body(
             version: version,
             platforms: Platform.allCases.filter { platforms.contains($0) }.map(\.rawValue),
             vapidPublicKey: vapidPublicKey,

@@ -64,12 +64,12 @@ package enum ErrorJSON {
         status: 500, headers: [("Content-Type", "application/json")], body: body(.internal, "internal error", field: nil))
 
     private static func body(_ code: APIError.Code, _ message: String, field: String?) -> [UInt8] {
-        JSON.encode(Body(error: .init(code: code.rawValue, message: message, field: field)))
+        JSON.body(Body(error: .init(code: code.rawValue, message: message, field: field)))
     }
 }
 
 extension JSON {
     package static func response<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: encode(value))
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body(value))
     }
 }

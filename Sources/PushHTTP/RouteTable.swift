@@ -61,6 +61,6 @@ package enum RouteTable {
 
     /// A request body as the route's request type; decoding failures are PushProtocol's `APIError`s.
     private static func body<T: Decodable>(_ request: HTTPRequest) throws -> T {
-        try WireDecoder.decode(T.self, from: request.body)
+        try JSON.decode(T.self, from: request.body)
     }
 }

@@ -34,7 +34,7 @@ package final class ServiceRoutes: Sendable {
         }
         do {
             let answer = try call(service, request, caller)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: try WireEncoder.encode(answer))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: try JSON.encode(answer))
         } catch let error as ServiceError {
             if case .storageFailed(let underlying) = error { onInternalError(underlying) }
             return ErrorJSON.response(error)

@@ -78,8 +78,8 @@ import Testing
         // Not 401 auth.replayed: each try is signed with a new created/nonce.
         #expect(first.status == 200)
         #expect(again.status == 200)
-        let a = try WireJSON.decode(NotifyResponse.self, from: first.body)
-        let b = try WireJSON.decode(NotifyResponse.self, from: again.body)
+        let a = try JSON.decode(NotifyResponse.self, from: first.body)
+        let b = try JSON.decode(NotifyResponse.self, from: again.body)
         #expect(!a.duplicate)
         #expect(b.duplicate)
         #expect(a.id == b.id)

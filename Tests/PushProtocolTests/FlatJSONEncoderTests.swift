@@ -5,8 +5,8 @@ import Testing
 /// `FlatJSONEncoder` writes what Foundation writes, or declines.
 @Suite struct FlatJSONEncoderTests {
     private static func expectSame<T: Encodable>(_ value: T, flat: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let reference = try WireEncoder.reference(value)
-        #expect(try WireEncoder.encode(value) == reference, sourceLocation: sourceLocation)
+        let reference = try JSON.foundationEncode(value)
+        #expect(try JSON.encode(value) == reference, sourceLocation: sourceLocation)
         let written = FlatJSONEncoder.encode(value)
         if flat {
             #expect(written == reference, "\(String(decoding: reference, as: UTF8.self))", sourceLocation: sourceLocation)
@@ -46,8 +46,8 @@ import Testing
     @Test(arguments: ["line\nbreak", "tab\t", "nul\u{0}", "\u{1f}", "é", "\u{2028}", "💬", "\u{7f}"])
     func stringsFoundationEscapesItsOwnWayAreDeclined(text: String) throws {
         let written = FlatJSONEncoder.encode(Keys(text: text))
-        if let written { #expect(written == (try WireEncoder.reference(Keys(text: text)))) }
-        #expect(try WireEncoder.encode(Keys(text: text)) == WireEncoder.reference(Keys(text: text)))
+        if let written { #expect(written == (try JSON.foundationEncode(Keys(text: text)))) }
+        #expect(try JSON.encode(Keys(text: text)) == JSON.foundationEncode(Keys(text: text)))
     }
 
     @Test func randomPrintableStrings() throws {

@@ -12,7 +12,7 @@ enum DecodeOutcome: Equatable, CustomStringConvertible {
 
     init<T: Encodable>(_ decode: () throws -> T) {
         do {
-            self = .value(String(decoding: try WireEncoder.reference(try decode()), as: UTF8.self))
+            self = .value(String(decoding: try JSON.foundationEncode(try decode()), as: UTF8.self))
         } catch let error as APIError {
             self = .error(error)
         } catch {
@@ -29,8 +29,8 @@ enum DecodeOutcome: Equatable, CustomStringConvertible {
     }
 }
 
-/// Every request type a route decodes, as one comparison each: the body through `WireDecoder.decode`
-/// (the tape first) against `WireDecoder.reference` (Foundation alone), and what the tape alone gave.
+/// Every request type a route decodes, as one comparison each: the body through `JSON.decode`
+/// (the tape first) against `JSON.foundationDecode` (Foundation alone), and what the tape alone gave.
 struct RequestType: Sendable, CustomTestStringConvertible {
     let name: String
     /// (the node's answer, Foundation's answer, the tape's value or nil when it declined)
@@ -41,8 +41,8 @@ struct RequestType: Sendable, CustomTestStringConvertible {
     static func of<T: Codable & SendableMetatype>(_ type: T.Type) -> RequestType {
         RequestType(name: "\(T.self)") { body in
             let tape = TapeDecoder.decode(T.self, from: body).map { value in DecodeOutcome { value } }
-            return (DecodeOutcome { try WireDecoder.decode(T.self, from: body) },
-                    DecodeOutcome { try WireDecoder.reference(T.self, from: body) }, tape)
+            return (DecodeOutcome { try JSON.decode(T.self, from: body) },
+                    DecodeOutcome { try JSON.foundationDecode(T.self, from: body) }, tape)
         }
     }
 
@@ -61,15 +61,15 @@ enum WireBodies {
 
     static var encoded: [[UInt8]] {
         [
-            try! WireEncoder.encode(NotifyRequest(topics: [topic, Topic(spaceKey: spaceKey, topic: "b", signature: sig64)],
+            try! JSON.encode(NotifyRequest(topics: [topic, Topic(spaceKey: spaceKey, topic: "b", signature: sig64)],
                                                   message: message, groupId: "g-1", kind: .call, ttl: 45, replaces: true)),
-            try! WireEncoder.encode(NotifyRequest(topics: [topic], message: nil)),
-            try! WireEncoder.encode(NotifySilentRequest(topics: [topic], message: message, groupId: "g", ttl: 60, deviceId: "d1")),
-            try! WireEncoder.encode(SetTokenRequest(deviceId: "d1", platform: .webpush, token: "https://push.example/x",
+            try! JSON.encode(NotifyRequest(topics: [topic], message: nil)),
+            try! JSON.encode(NotifySilentRequest(topics: [topic], message: message, groupId: "g", ttl: 60, deviceId: "d1")),
+            try! JSON.encode(SetTokenRequest(deviceId: "d1", platform: .webpush, token: "https://push.example/x",
                                                     p256dh: Array(0..<65), auth: Array(0..<16), appId: "app", environment: "")),
-            try! WireEncoder.encode(SpaceRequest(spaceKey: spaceKey, signature: sig64)),
-            try! WireEncoder.encode(SubscribeRequest(topics: [topic])),
-            try! WireEncoder.encode(UnsubscribeRequest(topics: [topic.ref])),
+            try! JSON.encode(SpaceRequest(spaceKey: spaceKey, signature: sig64)),
+            try! JSON.encode(SubscribeRequest(topics: [topic])),
+            try! JSON.encode(UnsubscribeRequest(topics: [topic.ref])),
             Array(#"{"deviceId":"d1"}"#.utf8),
             Array(#"{"token":"t","platform":"ios"}"#.utf8),
         ]

@@ -35,7 +35,7 @@ private func bytes(_ json: String) -> [UInt8] { Array(json.utf8) }
         #expect(Array(request.topics[0].topic.utf8) == Array("a\"\\/\u{8}\u{c}\n\r\tü€💬\u{0}z".utf8))
     }
 
-    /// Inputs Foundation reads in its own way are declined, and `WireDecoder` answers as Foundation does.
+    /// Inputs Foundation reads in its own way are declined, and `JSON.decode` answers as Foundation does.
     @Test(arguments: [
         #"{"topics":[],"topics":null}"#,  // duplicate: Foundation keeps the first
         #"{"\u0074opics":[]}"#,  // escaped key
@@ -47,8 +47,8 @@ private func bytes(_ json: String) -> [UInt8] { Array(json.utf8) }
     ])
     func declinesWhatFoundationReadsItsOwnWay(json: String) {
         #expect(TapeDecoder.decode(NotifyRequest.self, from: bytes(json)) == nil)
-        let node = DecodeOutcome { try WireDecoder.decode(NotifyRequest.self, from: bytes(json)) }
-        #expect(node == DecodeOutcome { try WireDecoder.reference(NotifyRequest.self, from: bytes(json)) })
+        let node = DecodeOutcome { try JSON.decode(NotifyRequest.self, from: bytes(json)) }
+        #expect(node == DecodeOutcome { try JSON.foundationDecode(NotifyRequest.self, from: bytes(json)) })
         guard case .value = node else {
             Issue.record("Foundation refused \(json): \(node)")
             return
@@ -56,7 +56,7 @@ private func bytes(_ json: String) -> [UInt8] { Array(json.utf8) }
     }
 
     @Test func duplicateKeysAnswerWithTheFirstAsFoundationDoes() throws {
-        let request = try WireDecoder.decode(NotifyRequest.self, from: bytes(#"{"topics":[],"ttl":5,"ttl":"x"}"#))
+        let request = try JSON.decode(NotifyRequest.self, from: bytes(#"{"topics":[],"ttl":5,"ttl":"x"}"#))
         #expect(request.ttl == 5)
     }
 
@@ -72,7 +72,7 @@ private func bytes(_ json: String) -> [UInt8] { Array(json.utf8) }
     /// A declined call the type swallows with `try?` still sends the body to Foundation.
     @Test func aSwallowedDeclineStillFallsBack() throws {
         #expect(TapeDecoder.decode(Lenient.self, from: bytes(#"{"number":1.5}"#)) == nil)
-        #expect(try WireDecoder.decode(Lenient.self, from: bytes(#"{"number":1.5}"#)).number == 1.5)
+        #expect(try JSON.decode(Lenient.self, from: bytes(#"{"number":1.5}"#)).number == 1.5)
     }
 
     private struct Special: Decodable { var blob: Data }
@@ -80,8 +80,8 @@ private func bytes(_ json: String) -> [UInt8] { Array(json.utf8) }
     /// Types Foundation decodes its own way (`Data` from base64 text) never go through their own init here.
     @Test func foundationSpecialTypesAreDeclined() throws {
         #expect(TapeDecoder.decode(Special.self, from: bytes(#"{"blob":[]}"#)) == nil)
-        #expect(throws: APIError.self) { try WireDecoder.decode(Special.self, from: bytes(#"{"blob":[]}"#)) }
-        #expect(try WireDecoder.decode(Special.self, from: bytes(#"{"blob":"AAE="}"#)).blob == Data([0, 1]))
+        #expect(throws: APIError.self) { try JSON.decode(Special.self, from: bytes(#"{"blob":[]}"#)) }
+        #expect(try JSON.decode(Special.self, from: bytes(#"{"blob":"AAE="}"#)).blob == Data([0, 1]))
     }
 
     @Test func boundsOfTheReader() {

@@ -7,7 +7,7 @@ private func body(_ json: String) -> [UInt8] { Array(json.utf8) }
 
 private func decodeError<T: Decodable>(_ type: T.Type, _ json: String) -> APIError? {
     do {
-        _ = try WireDecoder.decode(type, from: body(json))
+        _ = try JSON.decode(type, from: body(json))
         return nil
     } catch let error as APIError {
         return error
@@ -83,14 +83,14 @@ private let sig64 = Base64.encode([UInt8](repeating: 9, count: 64))
     }
 
     @Test func unknownFieldsAreIgnored() throws {
-        let request = try WireDecoder.decode(SetTokenRequest.self, from: body(
+        let request = try JSON.decode(SetTokenRequest.self, from: body(
             #"{"deviceId":"d1","platform":"apns_voip","token":"abcd","extra":{"deep":[1,2]},"appId":"com.x"}"#))
         #expect(request == SetTokenRequest(deviceId: "d1", platform: .apnsVoip, token: "abcd", appId: "com.x"))
     }
 
     @Test func revokeForms() throws {
-        #expect(try WireDecoder.decode(RevokeTokenRequest.self, from: body(#"{"deviceId":"d"}"#)).target == .device("d"))
-        #expect(try WireDecoder.decode(RevokeTokenRequest.self, from: body(#"{"token":"t","platform":"ios"}"#)).target
+        #expect(try JSON.decode(RevokeTokenRequest.self, from: body(#"{"deviceId":"d"}"#)).target == .device("d"))
+        #expect(try JSON.decode(RevokeTokenRequest.self, from: body(#"{"token":"t","platform":"ios"}"#)).target
                 == .token("t", .ios))
         #expect(decodeError(RevokeTokenRequest.self, #"{"token":"t"}"#)?.field == "platform")
         #expect(decodeError(RevokeTokenRequest.self, #"{"platform":"ios"}"#)?.field == "token")
@@ -105,15 +105,15 @@ private let sig64 = Base64.encode([UInt8](repeating: 9, count: 64))
             message: NotifyMessage(keyId: String(repeating: "ab", count: 32), payload: Array(0..<40),
                                    signature: [UInt8](repeating: 4, count: 64)),
             groupId: "g", kind: .call, ttl: 45)
-        let bytes = try WireEncoder.encode(request)
-        #expect(try WireDecoder.decode(NotifyRequest.self, from: bytes) == request)
+        let bytes = try JSON.encode(request)
+        #expect(try JSON.decode(NotifyRequest.self, from: bytes) == request)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains(#""spaceKey":"\#(keyA)""#))
         #expect(text.contains(#""payload":"\#(Base64.encode(Array(0..<40)))""#))
     }
 
     @Test func webPushKeysAreBase64URL() throws {
-        let request = try WireDecoder.decode(SetTokenRequest.self, from: body(
+        let request = try JSON.decode(SetTokenRequest.self, from: body(
             #"{"deviceId":"d","platform":"webpush","token":"https://x","p256dh":"_-8","auth":"_-8="}"#))
         #expect(request.p256dh == [0xff, 0xef])
         #expect(request.auth == [0xff, 0xef])

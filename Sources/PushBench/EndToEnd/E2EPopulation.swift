@@ -50,10 +50,10 @@ struct E2EPopulation {
                     p256dh: audience.platform == .webpush ? p256dh : nil,
                     auth: audience.platform == .webpush ? SecureRandom.bytes(16) : nil)
                 let signer = HTTPSigner(key: account)
-                try expectOK(connection.exchange(SignedRequest.make("POST", "/v1/tokens", body: try WireEncoder.encode(registration),
+                try expectOK(connection.exchange(SignedRequest.make("POST", "/v1/tokens", body: try JSON.encode(registration),
                                                                     signer: signer)), "POST /v1/tokens")
                 try expectOK(connection.exchange(SignedRequest.make(
-                    "POST", "/v1/subscriptions", body: try WireEncoder.encode(SubscribeRequest(topics: [audience.topic])),
+                    "POST", "/v1/subscriptions", body: try JSON.encode(SubscribeRequest(topics: [audience.topic])),
                     signer: signer)), "POST /v1/subscriptions")
             }
         }
@@ -65,7 +65,7 @@ struct E2EPopulation {
         return (0..<count).map { _ in
             let payload = SecureRandom.bytes(payloadBytes)
             let message = NotifyMessage(keyId: String(repeating: "ab", count: 32), payload: payload, signature: sender.sign(payload))
-            return SignedRequest.make("POST", "/v1/notify", body: try! WireEncoder.encode(NotifyRequest(topics: [audience.topic], message: message)),
+            return SignedRequest.make("POST", "/v1/notify", body: try! JSON.encode(NotifyRequest(topics: [audience.topic], message: message)),
                                       signer: signer)
         }
     }

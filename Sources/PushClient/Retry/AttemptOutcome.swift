@@ -17,7 +17,7 @@ public enum AttemptOutcome: Sendable, Equatable {
         case 429, 500..<600:
             return .transient(status: response.status, retryAfter: response.header("retry-after"))
         default:
-            let apiCode = (try? WireJSON.decode(NodeWire.ErrorAnswer.self, from: response.body))?.error.code
+            let apiCode = (try? JSON.decode(NodeWire.ErrorAnswer.self, from: response.body))?.error.code
             return .rejected(status: response.status, apiCode: apiCode)
         }
     }

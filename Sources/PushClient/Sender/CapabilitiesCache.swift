@@ -29,7 +29,7 @@ public actor CapabilitiesCache {
         do {
             let response = try await transport.send(method: "GET", path: "/v1/capabilities", query: nil, body: nil)
             guard response.status == 200 else { throw PushClientError.rejected(response) }
-            let answer = try WireJSON.decode(NodeWire.Capabilities.self, from: response.body)
+            let answer = try JSON.decode(NodeWire.Capabilities.self, from: response.body)
             let limits = answer.limits(defaults: defaults)
             cached = limits
             return limits

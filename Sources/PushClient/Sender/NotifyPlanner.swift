@@ -96,12 +96,12 @@ enum NotifyPlanner {
             let request = NotifyRequest(topics: topics, message: message, groupId: push.groupId, kind: kind, ttl: push.ttl,
                                         replaces: push.replaces)
             try request.validateShape()
-            return WireJSON.encode(request)
+            return JSON.body(request)
         case .ownDevices(let skipDevice):
             let request = NotifySilentRequest(topics: topics, message: message, groupId: push.groupId, ttl: push.ttl,
                                               deviceId: skipDevice, replaces: push.replaces)
             try request.validateShape()
-            return WireJSON.encode(request)
+            return JSON.body(request)
         }
     }
 

@@ -188,7 +188,7 @@ final class SenderCore: Sendable {
         do {
             let response = try await transport.send(method: "POST", path: request.path, query: nil, body: request.body)
             outcome = AttemptOutcome.classify(response)
-            if outcome == .success { answer = try? WireJSON.decode(NotifyResponse.self, from: response.body) }
+            if outcome == .success { answer = try? JSON.decode(NotifyResponse.self, from: response.body) }
         } catch {
             outcome = .networkError
         }

@@ -71,7 +71,7 @@ public final class PushSubscriber: Sendable {
                                    token: registration.token, p256dh: try Self.base64URL(registration.p256dh, "p256dh"),
                                    auth: try Self.base64URL(registration.auth, "auth"),
                                    appId: registration.appId, environment: registration.environment)
-        let answer = try await NodeCall.send(transport, "POST", "/v1/tokens", body: WireJSON.encode(body),
+        let answer = try await NodeCall.send(transport, "POST", "/v1/tokens", body: JSON.body(body),
                                              as: SetTokenResponse.self)
         log.event("token_set", [("platform", registration.platform.rawValue), ("registration_id", answer.registrationId)])
         reconciler?.trigger(.tokenChanged)
@@ -110,7 +110,7 @@ public final class PushSubscriber: Sendable {
     @discardableResult
     public func subscribe(_ topics: [String], in space: any TopicSigner) async throws(PushClientError) -> Int {
         let body = SubscribeRequest(topics: try space.signedTopics(topics))
-        return try await NodeCall.send(transport, "POST", "/v1/subscriptions", body: WireJSON.encode(body),
+        return try await NodeCall.send(transport, "POST", "/v1/subscriptions", body: JSON.body(body),
                                        as: SubscriptionCountResponse.self).count
     }
 
@@ -119,7 +119,7 @@ public final class PushSubscriber: Sendable {
     public func unsubscribe(_ topics: [String], in space: any TopicSigner) async throws(PushClientError) -> Int {
         let key = try space.wireSpaceKey()
         let body = UnsubscribeRequest(topics: topics.map { TopicRef(spaceKey: key, topic: $0) })
-        return try await NodeCall.send(transport, "POST", "/v1/subscriptions/remove", body: WireJSON.encode(body),
+        return try await NodeCall.send(transport, "POST", "/v1/subscriptions/remove", body: JSON.body(body),
                                        as: SubscriptionCountResponse.self).count
     }
 
@@ -141,7 +141,7 @@ public final class PushSubscriber: Sendable {
     }
 
     private func registrationBody(_ space: any TopicSigner) throws(PushClientError) -> [UInt8] {
-        WireJSON.encode(SpaceRequest(spaceKey: try space.wireSpaceKey(), signature: space.signRegistration(of: accountID)))
+        JSON.body(SpaceRequest(spaceKey: try space.wireSpaceKey(), signature: space.signRegistration(of: accountID)))
     }
 
     /// A Web Push key given as base64url text, as raw bytes for the wire type.
@@ -155,7 +155,7 @@ public final class PushSubscriber: Sendable {
     }
 
     private func revoke(_ body: RevokeTokenRequest) async -> RevokeResult {
-        let bytes = WireJSON.encode(body)
+        let bytes = JSON.body(body)
         var schedule = RetrySchedule(policy: retry)
         switch await tryRevoke(bytes, &schedule) {
         case .finished:

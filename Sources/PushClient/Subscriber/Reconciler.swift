@@ -181,7 +181,7 @@ public actor Reconciler {
         do {
             for (index, chunk) in chunks.enumerated() {
                 _ = try await NodeCall.send(transport, index == 0 ? "PUT" : "POST", "/v1/subscriptions",
-                                            body: WireJSON.encode(SubscribeRequest(topics: chunk)),
+                                            body: JSON.body(SubscribeRequest(topics: chunk)),
                                             as: SubscriptionCountResponse.self)
             }
         } catch {

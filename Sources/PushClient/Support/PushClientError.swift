@@ -72,7 +72,7 @@ public struct PushClientError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// The error of a non-2xx answer, reading the node's `{"error": {...}}` body when present.
     static func rejected(_ response: NodeResponse) -> PushClientError {
-        let body = try? WireJSON.decode(NodeWire.ErrorAnswer.self, from: response.body)
+        let body = try? JSON.decode(NodeWire.ErrorAnswer.self, from: response.body)
         return PushClientError(code: .rejected, message: body?.error.message ?? "HTTP \(response.status)",
                                status: response.status, apiCode: body?.error.code)
     }

@@ -1,3 +1,5 @@
+import PushProtocol
+
 /// One request/answer exchange with the node, errors as `PushClientError`.
 enum NodeCall {
     /// Sends once; a 2xx answer is decoded as `Answer`, anything else throws.
@@ -5,7 +7,7 @@ enum NodeCall {
                                         body: [UInt8]? = nil, as: Answer.Type) async throws(PushClientError) -> Answer {
         let response = try await exchange(transport, method, path, body: body)
         do {
-            return try WireJSON.decode(Answer.self, from: response.body)
+            return try JSON.decode(Answer.self, from: response.body)
         } catch {
             throw PushClientError(code: .badAnswer, message: "\(method) \(path): answer does not decode", status: response.status)
         }

@@ -108,5 +108,5 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
     }
 
     /// The `/status.json` body (dates as RFC 3339).
-    package var json: [UInt8] { JSON.encode(self, rfc3339Dates: true) }
+    package var json: [UInt8] { JSON.body(self, formattingDates: Timestamp.rfc3339) }
 }

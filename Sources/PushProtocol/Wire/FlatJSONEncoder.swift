@@ -1,10 +1,10 @@
 /// Writes a flat value — one object of `String`, `Bool` and `Int` members, the shape of the hot
-/// answers (`{"duplicate","id","queued"}`) — byte for byte as `WireEncoder`'s `JSONEncoder` would
+/// answers (`{"duplicate","id","queued"}`) — byte for byte as `JSON.foundationEncode` would
 /// (compact, keys in byte order, slashes unescaped), without a `JSONEncoder` per response.
 ///
 /// Like `TapeDecoder` it declines what it cannot write exactly as Foundation would — nesting, any
 /// other type, a key that is not ASCII or comes twice, a string with a control character or a
-/// non-ASCII one — and `WireEncoder` then encodes with Foundation. The value's own `encode(to:)`
+/// non-ASCII one — and `JSON.encode` then encodes with Foundation. The value's own `encode(to:)`
 /// stays the one home of its wire shape.
 struct FlatJSONEncoder: Encoder {
     /// The members written so far, and whether a call was declined.

@@ -8,7 +8,7 @@ import Darwin
 ///
 /// The reader accepts only a subset of what Foundation's `JSONDecoder` accepts, so that whatever
 /// it reads Foundation reads the same way; anything outside the subset makes `read` return nil and
-/// `WireDecoder` decodes the body the Foundation way instead (errors included). Outside the subset:
+/// `JSON.decode` decodes the body the Foundation way instead (errors included). Outside the subset:
 /// anything RFC 8259 forbids (Foundation tolerates some of it in fields nobody decodes, e.g. `01`
 /// or a bad escape), invalid UTF-8, a lone surrogate escape, a byte-order mark, object keys that are
 /// not plain ASCII (Foundation matches keys as Swift strings, under canonical equivalence: `"\u212A"`

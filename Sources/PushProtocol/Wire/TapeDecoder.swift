@@ -7,9 +7,9 @@ import Foundation
 /// other call — a key that is absent, a value of another JSON type, a number that is not a plain
 /// integer, a number type other than `Int`, a type Foundation decodes its own way (`Data`, `Date`,
 /// `URL`, `Decimal`), `allKeys`, `superDecoder`, even reading `codingPath` (only error paths read it)
-/// — marks the tape declined and throws. `decode` then returns nil and `WireDecoder` decodes the
+/// — marks the tape declined and throws. `decode` then returns nil and `JSON.decode` decodes the
 /// body with Foundation, so every error answer (status, code, field, message) is Foundation's and
-/// `WireDecoder`'s mapping of it, whatever this decoder does. A declined call the type catches
+/// `JSON`'s mapping of it, whatever this decoder does. A declined call the type catches
 /// (`try?`) still counts: the flag is checked after a successful decode too.
 struct TapeDecoder: Decoder {
     let tape: JSONTape

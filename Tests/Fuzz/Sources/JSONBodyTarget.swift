@@ -6,7 +6,7 @@ import PushService
 import PushStore
 
 /// The JSON body of every route with one, through the node's own path: `RouteTable` →
-/// `ServiceRoutes` → `WireDecoder` → `PushService` (its rules, on a fresh `MemoryStore` per input).
+/// `ServiceRoutes` → `JSON.decode` → `PushService` (its rules, on a fresh `MemoryStore` per input).
 /// The first byte picks the route; the answer must be a status the contract has.
 enum JSONBodyTarget {
     static let routes = RouteTable.routes.filter { $0.method != "GET" }

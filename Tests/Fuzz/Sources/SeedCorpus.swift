@@ -79,14 +79,14 @@ enum JSONBodySeeds {
         let message = NotifyMessage(keyId: String(repeating: "a", count: 64), payload: [UInt8](repeating: 1, count: 40),
                                     signature: [UInt8](repeating: 2, count: 64))
         let bodies: [String: [UInt8]] = [
-            "/v1/tokens": try WireEncoder.encode(SetTokenRequest(deviceId: "d1", platform: .android, token: "fcm-token-1")),
+            "/v1/tokens": try JSON.encode(SetTokenRequest(deviceId: "d1", platform: .android, token: "fcm-token-1")),
             "/v1/tokens/revoke": Array(#"{"deviceId":"d1"}"#.utf8),
-            "/v1/spaces": try WireEncoder.encode(SpaceRequest(spaceKey: spaceKey, signature: space.sign(Array(JSONBodyTarget.caller.string.utf8)))),
-            "/v1/spaces/remove": try WireEncoder.encode(SpaceRequest(spaceKey: spaceKey, signature: [UInt8](repeating: 0, count: 64))),
-            "/v1/subscriptions": try WireEncoder.encode(SubscribeRequest(topics: [topic])),
-            "/v1/subscriptions/remove": try WireEncoder.encode(UnsubscribeRequest(topics: [topic.ref])),
-            "/v1/notify": try WireEncoder.encode(NotifyRequest(topics: [topic], message: message, groupId: "g1")),
-            "/v1/notify/silent": try WireEncoder.encode(NotifySilentRequest(topics: [topic])),
+            "/v1/spaces": try JSON.encode(SpaceRequest(spaceKey: spaceKey, signature: space.sign(Array(JSONBodyTarget.caller.string.utf8)))),
+            "/v1/spaces/remove": try JSON.encode(SpaceRequest(spaceKey: spaceKey, signature: [UInt8](repeating: 0, count: 64))),
+            "/v1/subscriptions": try JSON.encode(SubscribeRequest(topics: [topic])),
+            "/v1/subscriptions/remove": try JSON.encode(UnsubscribeRequest(topics: [topic.ref])),
+            "/v1/notify": try JSON.encode(NotifyRequest(topics: [topic], message: message, groupId: "g1")),
+            "/v1/notify/silent": try JSON.encode(NotifySilentRequest(topics: [topic])),
         ]
         return JSONBodyTarget.routes.enumerated().compactMap { index, route in
             bodies[route.path].map { [UInt8(index)] + $0 }

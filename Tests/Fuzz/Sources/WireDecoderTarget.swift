@@ -2,8 +2,8 @@ import Foundation
 @testable import PushProtocol
 
 /// The two readers of a request body against each other: the first byte picks a request type; the
-/// rest is decoded by `TapeDecoder` alone, by `WireDecoder.decode` (the node's path) and by
-/// `WireDecoder.reference` (Foundation alone). Whatever the tape reads must be what Foundation
+/// rest is decoded by `TapeDecoder` alone, by `JSON.decode` (the node's path) and by
+/// `JSON.foundationDecode` (Foundation alone). Whatever the tape reads must be what Foundation
 /// reads, and the node's answer, value or error, must be Foundation's.
 enum WireDecoderTarget {
     /// Value (re-encoded, so strings compare byte for byte) or error.
@@ -13,7 +13,7 @@ enum WireDecoderTarget {
 
         init<T: Encodable>(_ decode: () throws -> T) {
             do {
-                self = .value(try WireEncoder.reference(try decode()))
+                self = .value(try JSON.foundationEncode(try decode()))
             } catch let error as APIError {
                 self = .error("\(error.status) \(error.code.rawValue) \(error.field ?? "-") \(error.message)")
             } catch {
@@ -23,8 +23,8 @@ enum WireDecoderTarget {
     }
 
     static func compare<T: Codable>(_ type: T.Type, _ body: [UInt8]) {
-        let reference = Outcome { try WireDecoder.reference(T.self, from: body) }
-        let node = Outcome { try WireDecoder.decode(T.self, from: body) }
+        let reference = Outcome { try JSON.foundationDecode(T.self, from: body) }
+        let node = Outcome { try JSON.decode(T.self, from: body) }
         FuzzCheck.expect(node == reference, "\(T.self): the node answered \(node), Foundation \(reference)")
         if let value = TapeDecoder.decode(T.self, from: body) {
             let tape = Outcome { value }

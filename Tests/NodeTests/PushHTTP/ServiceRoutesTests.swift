@@ -56,9 +56,9 @@ import Testing
         let routes = ServiceRoutes(service: fixture.service)
         let me = account(1)
         let space = TestSpace(seed: 4)
-        let spaceBody = String(decoding: try WireEncoder.encode(space.registration(for: me.accountID)), as: UTF8.self)
+        let spaceBody = String(decoding: try JSON.encode(space.registration(for: me.accountID)), as: UTF8.self)
         #expect(routes.handle(request("POST", "/v1/spaces", spaceBody), caller: me.accountID)?.body == Array("{}".utf8))
-        let topics = String(decoding: try WireEncoder.encode(SubscribeRequest(topics: [space.topic("chats"), space.topic(me.accountID.string)])), as: UTF8.self)
+        let topics = String(decoding: try JSON.encode(SubscribeRequest(topics: [space.topic("chats"), space.topic(me.accountID.string)])), as: UTF8.self)
         #expect(try json(routes.handle(request("PUT", "/v1/subscriptions", topics), caller: me.accountID))["count"] as? Int == 2)
         #expect(try json(routes.handle(request("POST", "/v1/subscriptions", topics), caller: me.accountID))["count"] as? Int == 2)
         let listed = try json(routes.handle(request("GET", "/v1/subscriptions"), caller: me.accountID))["topics"] as? [[String: String]]
@@ -66,7 +66,7 @@ import Testing
         let remove = #"{"topics":[{"spaceKey":"\#(space.key.string)","topic":"chats"}]}"#
         #expect(try json(routes.handle(request("POST", "/v1/subscriptions/remove", remove), caller: me.accountID))["count"] as? Int == 1)
 
-        let notify = String(decoding: try WireEncoder.encode(NotifyRequest(topics: [space.topic("chats")], message: fixture.message(from: me))), as: UTF8.self)
+        let notify = String(decoding: try JSON.encode(NotifyRequest(topics: [space.topic("chats")], message: fixture.message(from: me))), as: UTF8.self)
         let first = try json(routes.handle(request("POST", "/v1/notify", notify), caller: me.accountID))
         #expect(first["duplicate"] as? Bool == false)
         let second = try json(routes.handle(request("POST", "/v1/notify", notify), caller: me.accountID))

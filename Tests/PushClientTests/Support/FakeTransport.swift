@@ -101,7 +101,7 @@ final class FakeTransport: NodeTransport, @unchecked Sendable {
     private static func subscriptions(method: String, body: [UInt8]?, state s: inout State) -> Answer {
         if method == "GET" {
             let list = WireSubscriptionList(topics: s.subscriptions.map { .init(spaceKey: $0.spaceKey, topic: $0.topic) })
-            return .json(String(decoding: WireJSON.encode(list), as: UTF8.self))
+            return .json(String(decoding: JSON.body(list), as: UTF8.self))
         }
         guard let topics = try? JSONDecoder().decode(WireTopics.self, from: Data(body ?? [])) else {
             return .error(400, "request.malformed")
