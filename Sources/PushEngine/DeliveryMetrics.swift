@@ -5,7 +5,7 @@ import PushStore
 
 /// The delivery engine's `/metrics` families (`pushnode_*`).
 package struct DeliveryMetrics: Sendable {
-    /// `outcome`: delivered, retried, dead, rejected, expired, orphaned.
+    /// `outcome`: a `TryOutcome`.
     let deliveries: Counter
     let sendSeconds: Histogram
     /// Accept of the Notify to the provider's answer that delivered it: what a user waits.
@@ -17,7 +17,7 @@ package struct DeliveryMetrics: Sendable {
 
     package init(registry: MetricsRegistry) {
         deliveries = registry.counter("pushnode_deliveries_total",
-                                      help: "Delivery tries by provider and outcome (delivered, retried, dead, rejected, expired, orphaned).",
+                                      help: "Delivery tries by provider and outcome (\(TryOutcome.allCases.map(\.rawValue).joined(separator: ", "))).",
                                       labels: ["provider", "outcome"])
         sendSeconds = registry.histogram("pushnode_delivery_send_seconds",
                                          help: "Time from sending a push to the provider's answer.",

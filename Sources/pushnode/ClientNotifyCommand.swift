@@ -43,7 +43,7 @@ enum ClientNotifyCommand {
             for request in try build(limits) {
                 let response = try await transport.send(method: "POST", path: request.path, query: nil, body: request.body)
                 guard response.status == 200,
-                      let answer = try? JSONDecoder().decode(NotifyResponse.self, from: Data(response.body)) else {
+                      let answer = try? JSON.decode(NotifyResponse.self, from: response.body) else {
                     throw CLIError("\(request.path): HTTP \(response.status) \(String(decoding: response.body, as: UTF8.self))",
                                    hint: ErrorHints.forCode(errorCode(response.body)))
                 }

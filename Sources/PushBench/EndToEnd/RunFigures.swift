@@ -19,24 +19,24 @@ struct RunFigures {
     var limits = Limits(h2load: 0, encryptOneThread: 0, encryptTwoThreads: 0)
 
     /// Outcomes that end a delivery (`retried` does not).
-    static let finalOutcomes = ["delivered", "dead", "rejected", "expired", "orphaned"]
+    static let finalOutcomes = TryOutcome.allCases.filter { $0 != .retried }
 
     static func finals(_ metrics: MetricsText, _ provider: String) -> Double {
-        finalOutcomes.reduce(0) { $0 + metrics.sum("pushnode_deliveries_total", ["provider": provider, "outcome": $1]) }
+        finalOutcomes.reduce(0) { $0 + metrics.sum("pushnode_deliveries_total", ["provider": provider, "outcome": $1.rawValue]) }
     }
 
     init(provider: Provider, deliveries: Int, seconds: Double, before: MetricsText, after: MetricsText,
          cpuSeconds: Double, sinkCPUSeconds: Double, peakMiB: Double) {
         let name = provider.rawValue
-        func delta(_ outcome: String) -> Double {
-            after.sum("pushnode_deliveries_total", ["provider": name, "outcome": outcome])
-                - before.sum("pushnode_deliveries_total", ["provider": name, "outcome": outcome])
+        func delta(_ outcome: TryOutcome) -> Double {
+            after.sum("pushnode_deliveries_total", ["provider": name, "outcome": outcome.rawValue])
+                - before.sum("pushnode_deliveries_total", ["provider": name, "outcome": outcome.rawValue])
         }
         self.provider = provider
         self.deliveries = deliveries
         self.seconds = seconds
-        delivered = delta("delivered")
-        retried = delta("retried")
+        delivered = delta(.delivered)
+        retried = delta(.retried)
         failed = Self.finalOutcomes.dropFirst().reduce(0) { $0 + delta($1) }
         latency = LatencyBuckets(before: before.buckets("pushnode_delivery_latency_seconds", ["provider": name]),
                                  after: after.buckets("pushnode_delivery_latency_seconds", ["provider": name]))

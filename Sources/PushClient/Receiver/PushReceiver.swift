@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushCrypto
 
 /// Opens a push on the receiving device from its `x-any-*` data keys (FCM `data`, APNs top-level
@@ -53,7 +54,7 @@ public final class PushReceiver: Sendable {
         }
         let payload: PushPayload
         do {
-            payload = try JSONDecoder().decode(PushPayload.self, from: Data(try sealed.decrypt()))
+            payload = try JSON.decode(PushPayload.self, from: try sealed.decrypt())
         } catch let error as PushClientError {
             throw error
         } catch {

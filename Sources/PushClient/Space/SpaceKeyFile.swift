@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushCrypto
 import PushSupport
 
@@ -34,7 +35,7 @@ public enum SpaceKeyFile {
     ///   (`OwnerOnlyFile`), not this format, or its parts do not belong together.
     public static func load(_ path: String) throws(PushClientError) -> PushSpaceKeys {
         let bytes = try OwnerOnlyFile.read(path)
-        guard let contents = try? JSONDecoder().decode(Contents.self, from: Data(bytes)), contents.format == format else {
+        guard let contents = try? JSON.decode(Contents.self, from: bytes), contents.format == format else {
             throw OwnerOnlyFile.failure("\(path) is not a space file (\(format))")
         }
         guard var seed = try? Hex.decode(contents.pushKeySeed), var payloadKey = try? Base64.decode(contents.payloadKey) else {
