@@ -24,7 +24,7 @@ enum AnySyncRPCTarget {
         let (selector, body) = bytes.selectorAndRest
         let rpc = rpcs[Int(selector) % rpcs.count]
         let handler = handler(caller: caller)
-        defer { handler.service.store.close() }
+        defer { (handler.service.registry as? MemoryStore)?.close() }
         switch handler.handle(rpc: PushRPC.prefix + rpc, body: body) {
         case .message:
             break

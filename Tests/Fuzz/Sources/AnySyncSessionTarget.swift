@@ -15,7 +15,7 @@ enum AnySyncSessionTarget {
         let (selector, rest) = bytes.selectorAndRest
         let piece = max(1, Int(selector) * 4)
         let handler = AnySyncRPCTarget.handler(caller: caller)
-        defer { handler.service.store.close() }
+        defer { (handler.service.registry as? MemoryStore)?.close() }
         var session = YamuxSession(limits: .init(maxStreams: 8, maxFrameBytes: 64 * 1024, maxMessageBytes: 64 * 1024))
         var buffer: [UInt8] = []
         var offset = 0

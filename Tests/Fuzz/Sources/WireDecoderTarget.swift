@@ -15,7 +15,7 @@ enum WireDecoderTarget {
             do {
                 self = .value(try JSON.foundationEncode(try decode()))
             } catch let error as APIError {
-                self = .error("\(error.status) \(error.code.rawValue) \(error.field ?? "-") \(error.message)")
+                self = .error("\(error.code.rawValue) \(error.field ?? "-") \(error.message)")
             } catch {
                 self = .error("not an APIError: \(error)")
             }
