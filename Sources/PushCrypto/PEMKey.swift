@@ -14,6 +14,15 @@ enum PEMKey {
         return EVPKey(taking: pkey)
     }
 
+    /// An RSA private key (RS256, PS256); a key of another type throws `invalidPEM`.
+    static func readRSAPrivateKey(_ pem: String) throws -> EVPKey {
+        let key = try readPrivateKey(pem)
+        guard EVP_PKEY_is_a(key.pointer, OpenSSL.cString("RSA\0")) == 1 else {
+            throw CryptoError.invalidPEM("not an RSA key")
+        }
+        return key
+    }
+
     /// PKCS#8 `-----BEGIN PRIVATE KEY-----`, unencrypted.
     static func writePrivateKey(_ key: EVPKey) throws -> String {
         let bio = try MemoryBIO()

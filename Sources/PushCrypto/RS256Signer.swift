@@ -9,10 +9,7 @@ public struct RS256Signer: JWTSigner {
     /// An RSA private key from PEM: PKCS#8 `PRIVATE KEY` (a service account's `private_key`)
     /// or PKCS#1 `RSA PRIVATE KEY`. Other key types throw `invalidPEM`.
     public init(pemRepresentation pem: String) throws {
-        key = try PEMKey.readPrivateKey(pem)
-        guard EVP_PKEY_is_a(key.pointer, OpenSSL.cString("RSA\0")) == 1 else {
-            throw CryptoError.invalidPEM("not an RSA key")
-        }
+        key = try PEMKey.readRSAPrivateKey(pem)
     }
 
     /// The modulus length in bits.

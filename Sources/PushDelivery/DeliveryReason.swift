@@ -78,5 +78,17 @@ package struct DeliveryReason: Sendable, Equatable, CustomStringConvertible {
         package static let webpushServerError: Code = "webpush.server_error"
         package static let webpushRefused: Code = "webpush.refused"
         package static let webpushHTTPError: Code = "webpush.http_error"
+
+        // Huawei Push Kit, both APIs (HMS Core v1 for `huawei`, HarmonyOS v3 for `harmony`).
+        package static let pushkitInvalidToken: Code = "pushkit.invalid_token"
+        package static let pushkitInvalidRequest: Code = "pushkit.invalid_request"
+        package static let pushkitPayloadTooLarge: Code = "pushkit.payload_too_large"
+        package static let pushkitNoRight: Code = "pushkit.no_right"
+        package static let pushkitCredentialRefused: Code = "pushkit.credential_refused"
+        package static let pushkitPermissionDenied: Code = "pushkit.permission_denied"
+        package static let pushkitNotFound: Code = "pushkit.not_found"
+        package static let pushkitFlowControl: Code = "pushkit.flow_control"
+        package static let pushkitInternal: Code = "pushkit.internal"
+        package static let pushkitHTTPError: Code = "pushkit.http_error"
     }
 }

@@ -10,6 +10,10 @@ public enum Platform: String, Sendable, Codable, CaseIterable, Hashable {
     case apnsVoip = "apns_voip"
     /// An RFC 8030 push endpoint URL (browsers, UnifiedPush).
     case webpush
+    /// HMS Core Push Kit token of an Android app on a phone without Google services.
+    case huawei
+    /// HarmonyOS NEXT (HarmonyOS 5 and later) Push Kit token.
+    case harmony
 
     /// The provider that delivers to this platform.
     public var provider: Provider {
@@ -17,13 +21,17 @@ public enum Platform: String, Sendable, Codable, CaseIterable, Hashable {
         case .android, .ios: return .fcm
         case .apns, .apnsVoip: return .apns
         case .webpush: return .webpush
+        case .huawei: return .huawei
+        case .harmony: return .harmony
         }
     }
 }
 
 /// A delivery provider; its credentials switch its platforms on.
 public enum Provider: String, Sendable, Codable, CaseIterable, Hashable {
-    case fcm, apns, webpush
+    /// `huawei`: HMS Core Push Kit v1 (OAuth client credentials); `harmony`: HarmonyOS Push Kit
+    /// v3 (service-account JWT).
+    case fcm, apns, webpush, huawei, harmony
 
     public var platforms: [Platform] { Platform.allCases.filter { $0.provider == self } }
 }

@@ -40,7 +40,7 @@ struct TokenRules: Sendable {
             }
         case .webpush:
             try endpointPolicy.check(token)
-        case .android, .ios:
+        case .android, .ios, .huawei, .harmony:
             break
         }
         return Normalized(token: token, appId: appId, environment: environment, p256dh: p256dh, auth: auth)
@@ -72,7 +72,7 @@ struct TokenRules: Sendable {
                 throw .invalid("environment", "environment must be production or development")
             }
             return given
-        case .android, .ios, .webpush:
+        case .android, .ios, .webpush, .huawei, .harmony:
             guard given.isEmpty else {
                 throw .invalid("environment", "environment is only for apns and apns_voip")
             }

@@ -24,8 +24,9 @@ enum ErrorHints {
             "the endpoint's host is not publicly routable; for a staging or test push service set "
             + "webpush.allowPrivateEndpoints: true in the node's config (never in production)",
         .platformDisabled:
-            "the node has no credentials for this platform: set fcm.credentialsPath (android, ios) or "
-            + "apns.keyPath, apns.keyId, apns.teamId and apns.topic (apns, apns_voip) in its config; "
+            "the node has no credentials for this platform: set fcm.credentialsPath (android, ios), "
+            + "apns.keyPath, apns.keyId, apns.teamId and apns.topic (apns, apns_voip), huawei.appId and "
+            + "huawei.clientSecret (huawei) or harmony.projectId and harmony.serviceAccountPath (harmony) in its config; "
             + "`pushnode check` lists the live platforms",
         .storageUnavailable:
             "the node's storage is failing (its log says event=storage_unavailable, /readyz storage_unavailable); "
@@ -49,6 +50,10 @@ enum ErrorHints {
         switch provider {
         case .fcm: "FCM is not configured on the node: set fcm.credentialsPath (a service-account JSON) in its config"
         case .apns: "APNs is not configured on the node: set apns.keyPath, apns.keyId, apns.teamId and apns.topic in its config"
+        case .huawei: "Huawei Push Kit is not configured on the node: set huawei.appId and huawei.clientSecret in its config"
+        case .harmony:
+            "HarmonyOS Push Kit is not configured on the node: set harmony.projectId and harmony.serviceAccountPath "
+                + "(the service-account JSON from AppGallery Connect) in its config"
         case .webpush: byCode[.platformDisabled]!
         }
     }

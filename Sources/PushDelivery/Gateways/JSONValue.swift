@@ -8,6 +8,8 @@ import PushSupport
 enum JSONValue: Sendable {
     case string(String)
     case int(Int)
+    case bool(Bool)
+    case array([JSONValue])
     case object([(String, JSONValue)])
 
     /// An object of string members.
@@ -28,6 +30,15 @@ enum JSONValue: Sendable {
             Self.writeString(text, to: &out)
         case .int(let number):
             out.append(contentsOf: String(number).utf8)
+        case .bool(let flag):
+            out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
