@@ -151,6 +151,7 @@ enum DeliveryBenchmark {
                 case .fcm: token = "fcm-token-\(index)"
                 case .apns: token = Hex.encode(SHA256.hash(Array("apns-\(index)".utf8)))
                 case .webpush: token = "https://push.example.net/push/sub-\(index)"
+                case .huawei, .harmony: token = "\(provider.rawValue)-token-\(index)"
                 }
                 _ = try? store.saveRegistration(Registration(
                     id: "r\(index)", account: "A", deviceId: "d\(index)", platform: platform, token: token,
@@ -182,6 +183,12 @@ enum DeliveryBenchmark {
             let authorizer = CachingVAPIDAuthorizer(key: try VAPID.Key.generate(), subject: "mailto:bench@example.org")
             return .init(gateway: WebPushGateway(encryptor: CachingWebPushEncryptor(), authorizer: authorizer,
                                                  isRoutable: { _ in true }), credentials: nil)
+        case .huawei:
+            return .init(gateway: HuaweiGateway(configuration: .init(appId: "bench"), accessToken: { "bench-access-token" }),
+                         credentials: nil)
+        case .harmony:
+            return .init(gateway: HarmonyGateway(configuration: .init(projectId: "bench"), serviceToken: { "bench.jwt.token" }),
+                         credentials: nil)
         }
     }
 

@@ -53,7 +53,7 @@ package struct DeliveryAssembly: Sendable {
         } catch {
             throw Failure(description: "fcm.credentialsPath: \(config.fcm.credentialsPath): \(error)")
         }
-        let tokens = FCMAccessTokens(assertion: assertion, endpoint: HTTPOAuthTokenEndpoint(client: transport.providers))
+        let tokens = FCMAccessTokens.make(assertion: assertion, endpoint: HTTPOAuthTokenEndpoint(client: transport.providers))
         let gateway = FCMGateway(configuration: .init(projectId: account.projectId, baseURL: config.fcm.baseURL,
                                                       defaultAlert: alert),
                                  accessToken: { tokens.current() })
@@ -67,7 +67,7 @@ package struct DeliveryAssembly: Sendable {
         } catch {
             throw Failure(description: "apns.keyPath: \(config.apns.keyPath) is not a P-256 .p8 key")
         }
-        let tokens = APNsProviderTokens(signer: APNsProviderToken(keyID: config.apns.keyId, teamID: config.apns.teamId,
+        let tokens = APNsProviderTokens.make(signer: APNsProviderToken(keyID: config.apns.keyId, teamID: config.apns.teamId,
                                                                   signer: signer))
         var host = APNsGateway.Host.byEnvironment
         if !config.apns.host.isEmpty {

@@ -39,7 +39,10 @@ enum E2EBench {
             case "--deliveries": guard let n = Int(value), n > 0 else { return nil }; options.deliveries = n
             case "--fanout": guard let n = Int(value), n > 0 else { return nil }; options.fanOut = n
             case "--runs": guard let n = Int(value), n > 0 else { return nil }; options.runs = n
-            case "--only": guard let provider = Provider(rawValue: value) else { return nil }; options.providers = [provider]
+            case "--only":
+                // The sink answers FCM, APNs and Web Push only.
+                guard let provider = Provider(rawValue: value), [.fcm, .apns, .webpush].contains(provider) else { return nil }
+                options.providers = [provider]
             case "--rate": guard let n = Double(value), n > 0 else { return nil }; options.rate = n
             case "--payload-bytes": guard let n = Int(value), (1...2816).contains(n) else { return nil }; options.payloadBytes = n
             case "--sink-streams": guard let n = Int(value), n > 0 else { return nil }; options.sinkStreams = n

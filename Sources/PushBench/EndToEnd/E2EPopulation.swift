@@ -26,6 +26,8 @@ struct E2EPopulation {
             case .fcm: .android
             case .apns: .apns
             case .webpush: .webpush
+            case .huawei: .huawei
+            case .harmony: .harmony
             }
             return Audience(provider: provider, platform: platform,
                             topic: Topic(spaceKey: spaceKey, topic: name, signature: space.sign(Array(name.utf8))),

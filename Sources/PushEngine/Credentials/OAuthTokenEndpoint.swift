@@ -3,11 +3,12 @@ import Foundation
 import HTTPClient
 import PushSupport
 
-/// Exchanges a signed assertion for an OAuth access token (RFC 7523 JWT-bearer grant): a seam,
-/// so the token cache is tested without HTTP.
+/// Posts a grant to an OAuth token endpoint for an access token (RFC 7523 JWT-bearer for FCM,
+/// RFC 6749 §4.4 client credentials for Huawei): a seam, so the token caches are tested without
+/// HTTP.
 package protocol OAuthTokenEndpoint: Sendable {
-    /// Blocks until the token endpoint answers.
-    func exchange(assertion: String, tokenURI: String) throws -> OAuthAccessToken
+    /// Posts `form` (form-encoded, in order) to `tokenURI`; blocks until the endpoint answers.
+    func exchange(form: [(String, String)], tokenURI: String) throws(OAuthExchangeError) -> OAuthAccessToken
 }
 
 package struct OAuthAccessToken: Sendable, Equatable {
@@ -26,16 +27,16 @@ package struct OAuthExchangeError: Error, Sendable, Equatable, CustomStringConve
     package let description: String
 }
 
-/// `POST token_uri` with `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=…`
-/// (form-encoded) through an `HTTPClient`, waiting for the answer on the calling thread.
+/// `POST token_uri` with the grant form-encoded (`grant_type=…&assertion=…`,
+/// `grant_type=client_credentials&client_id=…&client_secret=…`) through an `HTTPClient`,
+/// waiting for the answer on the calling thread.
 package struct HTTPOAuthTokenEndpoint: OAuthTokenEndpoint {
     package let client: HTTPClient
 
     package init(client: HTTPClient) { self.client = client }
 
-    package func exchange(assertion: String, tokenURI: String) throws -> OAuthAccessToken {
-        let body = "grant_type=" + Self.formEncode("urn:ietf:params:oauth:grant-type:jwt-bearer")
-            + "&assertion=" + Self.formEncode(assertion)
+    package func exchange(form: [(String, String)], tokenURI: String) throws(OAuthExchangeError) -> OAuthAccessToken {
+        let body = form.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&")
         let request = ClientRequest(method: "POST", url: tokenURI,
                                     headers: [("content-type", "application/x-www-form-urlencoded")],
                                     body: Array(body.utf8), timeout: .seconds(30))
@@ -57,12 +58,14 @@ package struct HTTPOAuthTokenEndpoint: OAuthTokenEndpoint {
     }
 
     /// Reads `{"access_token", "expires_in"}` from a 200 answer.
-    package static func parse(status: Int, body: [UInt8]) throws -> OAuthAccessToken {
+    package static func parse(status: Int, body: [UInt8]) throws(OAuthExchangeError) -> OAuthAccessToken {
         let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
         guard status == 200 else {
             // The endpoint's own words (`invalid_grant: Invalid JWT Signature.`): RFC 6749 §5.2
             // codes and a human description, neither of which carries the assertion.
-            let code = (object?["error"] as? String).map { " \($0)" } ?? ""
+            // Huawei's `error` is a number (`1101`), with a `sub_error`.
+            let error = (object?["error"] as? String) ?? (object?["error"] as? NSNumber)?.stringValue
+            let code = error.map { " \($0)" } ?? ""
             let words = (object?["error_description"] as? String).map { ": " + String($0.prefix(200)) } ?? ""
             throw OAuthExchangeError(description: "token endpoint: HTTP \(status)\(code)\(words)")
         }

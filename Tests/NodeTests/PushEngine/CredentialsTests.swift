@@ -10,6 +10,7 @@ final class FakeTokenEndpoint: OAuthTokenEndpoint, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     private var assertions: [String] = []
+    private var forms: [[(String, String)]] = []
     var failing = false
     var expiresIn: TimeInterval = 3600
     /// Widens the race window of the single-flight test (not a timing assertion).
@@ -17,15 +18,17 @@ final class FakeTokenEndpoint: OAuthTokenEndpoint, @unchecked Sendable {
 
     var exchanges: Int { lock.withLock { count } }
     var lastAssertion: String? { lock.withLock { assertions.last } }
+    var lastForm: [(String, String)]? { lock.withLock { forms.last } }
 
-    func exchange(assertion: String, tokenURI: String) throws -> OAuthAccessToken {
+    func exchange(form: [(String, String)], tokenURI: String) throws(OAuthExchangeError) -> OAuthAccessToken {
         if pause > 0 { usleep(pause) }
-        return try lock.withLock {
-            if failing { throw OAuthExchangeError(description: "down") }
-            count += 1
-            assertions.append(assertion)
-            return OAuthAccessToken(value: "token-\(count)", expiresIn: expiresIn)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        if failing { throw OAuthExchangeError(description: "down") }
+        count += 1
+        forms.append(form)
+        if let assertion = form.first(where: { $0.0 == "assertion" })?.1 { assertions.append(assertion) }
+        return OAuthAccessToken(value: "token-\(count)", expiresIn: expiresIn)
     }
 }
 
@@ -46,7 +49,7 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
 @Suite struct FCMAccessTokensTests {
     @Test func mintsOnceAndReusesUntilTheRefreshMargin() throws {
         let endpoint = FakeTokenEndpoint()
-        let tokens = FCMAccessTokens(assertion: try rs256Assertion(), endpoint: endpoint)
+        let tokens = FCMAccessTokens.make(assertion: try rs256Assertion(), endpoint: endpoint)
         #expect(tokens.current() == nil)
         #expect(tokens.prepare(now: t0))
         #expect(tokens.current() == "token-1" && tokens.generation == 1)
@@ -60,7 +63,7 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
 
     @Test func aFailedRenewalKeepsAStillValidToken() {
         let endpoint = FakeTokenEndpoint()
-        let tokens = FCMAccessTokens(assertion: try! rs256Assertion(), endpoint: endpoint)
+        let tokens = FCMAccessTokens.make(assertion: try! rs256Assertion(), endpoint: endpoint)
         endpoint.failing = true
         #expect(!tokens.prepare(now: t0))
         #expect(tokens.lastFailure == "down")  // the endpoint's words, for /readyz and check --live
@@ -74,7 +77,7 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
 
     @Test func aRefusalRenewsOnceThenGivesUp() throws {
         let endpoint = FakeTokenEndpoint()
-        let tokens = FCMAccessTokens(assertion: try rs256Assertion(), endpoint: endpoint)
+        let tokens = FCMAccessTokens.make(assertion: try rs256Assertion(), endpoint: endpoint)
         #expect(tokens.prepare(now: t0))
         #expect(tokens.refused(generation: 1, now: t0) == .renewed)
         #expect(tokens.current() == "token-2")
@@ -92,7 +95,7 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
     @Test func concurrentCallersShareOneMint() throws {
         let endpoint = FakeTokenEndpoint()
         endpoint.pause = 20_000
-        let tokens = FCMAccessTokens(assertion: try rs256Assertion(), endpoint: endpoint)
+        let tokens = FCMAccessTokens.make(assertion: try rs256Assertion(), endpoint: endpoint)
         let results = Box([Bool]())
         concurrently(8) { _ in
             let ok = tokens.prepare(now: t0)
@@ -126,9 +129,9 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
 }
 
 @Suite struct APNsProviderTokensTests {
-    private func tokens() throws -> APNsProviderTokens {
-        APNsProviderTokens(signer: APNsProviderToken(keyID: "KEYID12345", teamID: "TEAMID1234",
-                                                     signer: ES256Signer(key: try P256.PrivateKey.generate())))
+    private func tokens() throws -> SelfSignedTokens {
+        APNsProviderTokens.make(signer: APNsProviderToken(keyID: "KEYID12345", teamID: "TEAMID1234",
+                                                          signer: ES256Signer(key: try P256.PrivateKey.generate())))
     }
 
     @Test func reusedThenRotatedAtFiftyMinutes() throws {

@@ -19,6 +19,8 @@ enum Fixtures {
     static let fcmToken = "dXk3Zk9wUnE6APA91bHq_example-token_0123456789"
     static let apnsToken = "5F1E6A2B9C3D4E5F60718293A4B5C6D7E8F90112233445566778899AABBCCDDE"
     static let endpoint = "https://push.example.net:8443/wpush/v2/gAAAAABk-token"
+    /// The shape of an HMS Core / HarmonyOS Push Kit token.
+    static let pushKitToken = "MAAALgE4G98BAAAAstExampleTokenForHuaweiPushKit0123456789"
     /// A valid-shaped subscriber point and auth secret (the fake encryptor never uses them).
     static let p256dhBytes: [UInt8] = [0x04] + (1...64).map { UInt8($0) }
     static let authBytes: [UInt8] = (0..<16).map { UInt8(0xa0 + $0) }
@@ -33,6 +35,8 @@ enum Fixtures {
         case .webpush:
             return .init(registrationId: "r-webpush", platform: .webpush, token: endpoint,
                          p256dh: p256dhBytes, auth: authBytes)
+        case .huawei, .harmony:
+            return .init(registrationId: "r-\(platform.rawValue)", platform: platform, token: pushKitToken)
         }
     }
 

@@ -26,6 +26,11 @@ final class LaneUnderTest {
                                   providerToken: { "jwt" })
         case .webpush:
             gateway = WebPushGateway(encryptor: EchoEncryptor(), authorizer: EchoAuthorizer(), isRoutable: { _ in true })
+        case .huawei:
+            gateway = HuaweiGateway(configuration: .init(appId: "a", baseURL: "https://huawei.test"), accessToken: { "token" })
+        case .harmony:
+            gateway = HarmonyGateway(configuration: .init(projectId: "p", baseURL: "https://harmony.test"),
+                                     serviceToken: { "jwt" })
         }
         machine = LaneStateMachine(
             provider: provider, gateway: gateway, hasCredentials: credentials,
