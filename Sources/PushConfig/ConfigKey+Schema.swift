@@ -48,6 +48,13 @@ extension ConfigKey {
             .string("apns.topic", \.apns.topic),
             .bool("apns.useSandbox", \.apns.useSandbox),
             .url("apns.host", \.apns.host, optional: true),
+            .string("huawei.appId", \.huawei.appId),
+            .string("huawei.clientSecret", \.huawei.clientSecret),
+            .url("huawei.baseURL", \.huawei.baseURL, optional: false),
+            .url("huawei.tokenURL", \.huawei.tokenURL, optional: false),
+            .string("harmony.projectId", \.harmony.projectId),
+            .string("harmony.serviceAccountPath", \.harmony.serviceAccountPath),
+            .url("harmony.baseURL", \.harmony.baseURL, optional: false),
             .string("webpush.vapidKeyPath", \.webpush.vapidKeyPath),
             ConfigKey(path: "webpush.subject") { config, text throws(ConfigValueError) in
                 let lower = text.lowercased()

@@ -25,6 +25,13 @@ extension NodeConfig {
                 issues.append("fcm.credentialsPath: \(fcm.credentialsPath) is not a service-account JSON (client_email and private_key required)")
             }
         }
+        if let text = read("harmony.serviceAccountPath", harmony.serviceAccountPath) {
+            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+            if ["key_id", "sub_account", "private_key"].contains(where: { object?[$0] is String == false }) {
+                issues.append("harmony.serviceAccountPath: \(harmony.serviceAccountPath) is not a Huawei service-account JSON "
+                              + "(key_id, sub_account and private_key required)")
+            }
+        }
         if let text = read("apns.keyPath", apns.keyPath), !text.contains("-----BEGIN PRIVATE KEY-----") {
             issues.append("apns.keyPath: \(apns.keyPath) is not a PEM private key (.p8)")
         }

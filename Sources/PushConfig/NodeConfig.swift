@@ -27,6 +27,8 @@ package struct NodeConfig: Sendable, Equatable {
     package var fcm = FCM()
     package var apns = APNs()
     package var webpush = WebPush()
+    package var huawei = Huawei()
+    package var harmony = Harmony()
     package var tls = TLS()
     package var anysync = AnySync()
     /// `rateLimits.*` (an extension of PROTOCOL §7).
@@ -114,6 +116,36 @@ package struct NodeConfig: Sendable, Equatable {
         }
     }
 
+    /// HMS Core Push Kit v1 (`huawei`): the app's OAuth client credentials from AppGallery Connect.
+    package struct Huawei: Sendable, Equatable {
+        /// The app's id (the OAuth client id); empty = `huawei` off.
+        package var appId = ""
+        /// The app's secret (the OAuth client secret) — a secret: never log it. Empty = off.
+        package var clientSecret = ""
+        package var baseURL = "https://push-api.cloud.huawei.com"
+        package var tokenURL = "https://oauth-login.cloud.huawei.com/oauth2/v3/token"
+        package var isConfigured: Bool { missingKeys.isEmpty }
+        /// The credential keys that are unset.
+        package var missingKeys: [String] {
+            [("huawei.appId", appId), ("huawei.clientSecret", clientSecret)].filter { $0.1.isEmpty }.map(\.0)
+        }
+    }
+
+    /// HarmonyOS NEXT Push Kit v3 (`harmony`): the project and its service-account key file.
+    package struct Harmony: Sendable, Equatable {
+        /// The AppGallery Connect project id; empty = `harmony` off.
+        package var projectId = ""
+        /// The service-account JSON (`key_id`, `sub_account`, `private_key`); empty = off.
+        package var serviceAccountPath = ""
+        package var baseURL = "https://push-api.cloud.huawei.com"
+        package var isConfigured: Bool { missingKeys.isEmpty }
+        /// The credential keys that are unset.
+        package var missingKeys: [String] {
+            [("harmony.projectId", projectId), ("harmony.serviceAccountPath", serviceAccountPath)]
+                .filter { $0.1.isEmpty }.map(\.0)
+        }
+    }
+
     package struct WebPush: Sendable, Equatable {
         /// Empty = a key generated once into `dataDir`.
         package var vapidKeyPath = ""
@@ -183,11 +215,15 @@ package struct NodeConfig: Sendable, Equatable {
 
 extension NodeConfig {
     /// The platforms whose provider has credentials (PROTOCOL §7): FCM → android, ios; all four
-    /// APNs keys → apns, apns_voip; Web Push always (a VAPID key is generated when none is set).
+    /// APNs keys → apns, apns_voip; `huawei.appId` and `clientSecret` → huawei;
+    /// `harmony.projectId` and `serviceAccountPath` → harmony; Web Push always (a VAPID key is
+    /// generated when none is set).
     package var enabledPlatforms: Set<Platform> {
         var platforms: Set<Platform> = [.webpush]
         if fcm.isConfigured { platforms.formUnion(Provider.fcm.platforms) }
         if apns.isConfigured { platforms.formUnion(Provider.apns.platforms) }
+        if huawei.isConfigured { platforms.insert(.huawei) }
+        if harmony.isConfigured { platforms.insert(.harmony) }
         return platforms
     }
 
@@ -202,6 +238,11 @@ extension NodeConfig {
             records.append(LogRecord(.warn, "provider", ["provider": "apns", "state": "disabled",
                                                          "reason": "\(apns.missingKeys.joined(separator: ",")) unset",
                                                          "platforms": "apns,apns_voip"]))
+        }
+        for (provider, missing) in [("huawei", huawei.missingKeys), ("harmony", harmony.missingKeys)] where !missing.isEmpty {
+            records.append(LogRecord(.warn, "provider", ["provider": "\(provider)", "state": "disabled",
+                                                         "reason": "\(missing.joined(separator: ",")) unset",
+                                                         "platforms": "\(provider)"]))
         }
         return records
     }

@@ -17,7 +17,9 @@ package struct DeliveryAssembly: Sendable {
     }
 
     /// Only providers with credentials get a route (`config.enabledPlatforms`); Web Push always.
-    package init(config: NodeConfig, platforms: Set<Platform>) throws(Failure) {
+    /// `probe`: Huawei's requests are checked and delivered to nobody (`validate_only` on v1, a
+    /// test message on v3), for `pushnode check --live`.
+    package init(config: NodeConfig, platforms: Set<Platform>, probe: Bool = false) throws(Failure) {
         do {
             transport = try HTTPDeliveryTransport(caFile: config.tls.caFile,
                                                   allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
@@ -36,6 +38,12 @@ package struct DeliveryAssembly: Sendable {
         }
         if platforms.contains(.webpush) {
             routes.append(try Self.webPush(config: config))
+        }
+        if platforms.contains(.huawei) {
+            routes.append(Self.huawei(config: config, transport: transport, probe: probe))
+        }
+        if platforms.contains(.harmony) {
+            routes.append(try Self.harmony(config: config, alert: alert, probe: probe))
         }
         self.routes = routes
     }
@@ -77,6 +85,31 @@ package struct DeliveryAssembly: Sendable {
         }
         let gateway = APNsGateway(configuration: .init(topic: config.apns.topic, host: host, defaultAlert: alert),
                                   providerToken: { tokens.current() })
+        return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
+    }
+
+    static func huawei(config: NodeConfig, transport: HTTPDeliveryTransport, probe: Bool) -> DeliveryEngine.Route {
+        let tokens = HuaweiAccessTokens.make(clientID: config.huawei.appId, clientSecret: config.huawei.clientSecret,
+                                             tokenURL: config.huawei.tokenURL,
+                                             endpoint: HTTPOAuthTokenEndpoint(client: transport.providers))
+        let gateway = HuaweiGateway(configuration: .init(appId: config.huawei.appId, baseURL: config.huawei.baseURL,
+                                                         validateOnly: probe),
+                                    accessToken: { tokens.current() })
+        return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
+    }
+
+    static func harmony(config: NodeConfig, alert: DefaultAlert, probe: Bool) throws(Failure) -> DeliveryEngine.Route {
+        let signer: HarmonyServiceAccountToken
+        do {
+            signer = try HarmonyServiceAccount(contentsOfFile: config.harmony.serviceAccountPath).token()
+        } catch {
+            throw Failure(description: "harmony.serviceAccountPath: \(config.harmony.serviceAccountPath): "
+                          + "not a Huawei service account with an RSA private_key (\(error))")
+        }
+        let tokens = HarmonyServiceTokens.make(signer: signer)
+        let gateway = HarmonyGateway(configuration: .init(projectId: config.harmony.projectId, baseURL: config.harmony.baseURL,
+                                                          defaultAlert: alert, testMessage: probe),
+                                     serviceToken: { tokens.current() })
         return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
     }
 

@@ -48,6 +48,34 @@ extension LiveCheck {
         return Result("apns", ok: false, "refused (\(host)): \(status) \(words)")
     }
 
+    /// A token Huawei never issues: once the credential and the app or project pass, Push Kit
+    /// answers 80300007 (all tokens invalid) and nothing reaches a device.
+    package static let dummyPushKitToken = "pushnode-check-live-dummy-token"
+
+    /// Mints the credential (`huawei`: an access token from `huawei.tokenURL`; `harmony`: a
+    /// PS256 JWT) and sends one probe (`validate_only` on v1, a test message on v3) to the dummy
+    /// token through the node's gateway and transport.
+    static func pushKit(_ platform: Platform, config: NodeConfig) -> Result {
+        let name = platform.rawValue
+        let report: TestPush.Report
+        do { report = try TestPush.send(TestPush.Target(platform: platform, token: dummyPushKitToken), config: config, probe: true) } catch {
+            return Result(name, ok: false, error.description)
+        }
+        if let transportError = report.transportError {
+            return Result(name, ok: false, "unreachable: \(transportError)")
+        }
+        guard let status = report.status else {
+            return Result(name, ok: false, "no credential: \(report.detail ?? report.reason ?? report.outcome)")
+        }
+        // `detail` is Push Kit's own result code (or the HTTP status).
+        let words = "\(status) \(report.detail ?? "")"
+        if report.outcome == "delivered" || report.outcome == "dead" {
+            let what = platform == .huawei ? "access token and app id" : "service-account JWT and project id"
+            return Result(name, ok: true, "\(what) accepted (\(words) for a dummy token)")
+        }
+        return Result(name, ok: false, "refused: \(words)")
+    }
+
     /// The VAPID key a start would use.
     static func webPush(config: NodeConfig) -> Result {
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import PushConfig
+import PushProtocol
 
 /// `pushnode check --live`: asks every configured service whether it accepts this node's
 /// credentials, as a start and the first deliveries would, and reports each answer in the
@@ -9,6 +10,8 @@ import PushConfig
 /// | --- | --- | --- | --- |
 /// | `fcm` | `fcm.credentialsPath` set | mints an access token (the node's `FCMAccessTokens`) | the token endpoint gave one |
 /// | `apns` | the four `apns.*` keys set | a push to an all-zero dummy token with a fresh provider JWT | 400 `BadDeviceToken` (or 2xx): key, team and topic accepted |
+/// | `huawei` | `huawei.appId` and `clientSecret` set | an access token from `huawei.tokenURL`, then a `validate_only` push to a dummy token | 80300007 (or 80000000): token and app id accepted |
+/// | `harmony` | `harmony.projectId` and `serviceAccountPath` set | a fresh PS256 JWT, then a test message to a dummy token | 80300007 (or 80000000): JWT and project accepted |
 /// | `postgres` | `storage.driver: postgres` | connects and reads `pushnode_schema` | reachable, schema absent, older or the same as this build |
 /// | `webpush` | always | loads the VAPID key without generating or storing one | it loads, or none exists yet |
 ///
@@ -33,6 +36,9 @@ package enum LiveCheck {
         var results: [Result] = []
         if config.enabledPlatforms.contains(.android) { results.append(fcm(config: config)) }
         if config.enabledPlatforms.contains(.apns) { results.append(apns(config: config)) }
+        for platform in [Platform.huawei, .harmony] where config.enabledPlatforms.contains(platform) {
+            results.append(pushKit(platform, config: config))
+        }
         if config.storage.driver == .postgres { results.append(postgres(config: config)) }
         results.append(webPush(config: config))
         return results

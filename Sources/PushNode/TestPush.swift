@@ -74,7 +74,8 @@ package enum TestPush {
     static let bodyLimit = 512
 
     /// Builds the gateways from `config`, mints credentials, sends, and classifies the answer.
-    package static func send(_ target: Target, config: NodeConfig) throws(Failure) -> Report {
+    /// `probe`: Huawei Push Kit checks the request and delivers it to nobody (`check --live`).
+    package static func send(_ target: Target, config: NodeConfig, probe: Bool = false) throws(Failure) -> Report {
         let provider = target.platform.provider
         guard config.enabledPlatforms.contains(target.platform) else {
             throw Failure(description: "platform \(target.platform.rawValue) has no credentials configured")
@@ -86,7 +87,7 @@ package enum TestPush {
                                                      attributes: [.posixPermissions: 0o700])
         }
         let assembly: DeliveryAssembly
-        do { assembly = try DeliveryAssembly(config: config, platforms: [target.platform]) } catch {
+        do { assembly = try DeliveryAssembly(config: config, platforms: [target.platform], probe: probe) } catch {
             throw Failure(description: error.description)
         }
         defer { assembly.transport.shutdown() }
@@ -94,7 +95,8 @@ package enum TestPush {
         let now = Date()
         if let credentials = route.credentials, !credentials.prepare(now: now) {
             return Report(provider: provider, classified: .auth(DeliveryReason(
-                .credentialsUnavailable, detail: "no credential could be minted (token endpoint or key)"), .refresh))
+                .credentialsUnavailable, detail: credentials.lastFailure ?? "no credential could be minted (token endpoint or key)"),
+                .refresh))
         }
         let job = DeliveryJob(
             outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
