@@ -35,7 +35,7 @@ enum CommandTable {
             .flag("live", "also ask FCM, APNs and PostgreSQL whether they accept the credentials (exit 1 if not)"),
         ], run: runCheck),
         CommandSpec(["send"], "one test push through the configured gateways; prints the answer", options: [
-            .value("platform", "P", "android, ios, apns, apns_voip or webpush", required: true),
+            .value("platform", "P", "android, ios, apns, apns_voip, webpush, huawei or harmony", required: true),
             .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
             .value("p256dh", "B64URL", "Web Push subscriber public key"),
             .value("auth", "B64URL", "Web Push auth secret"),
@@ -152,7 +152,7 @@ enum CommandTable {
         CommandSpec(group: ["client", "token"], "the account's device tokens on the node", [
             CommandSpec(["client", "token", "set"], "register or replace a device's token: {\"registrationId\"}", options: node + [
                 .value("device", "ID", "the device id", required: true),
-                .value("platform", "P", "android, ios, apns, apns_voip or webpush", required: true),
+                .value("platform", "P", "android, ios, apns, apns_voip, webpush, huawei or harmony", required: true),
                 .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
                 .value("p256dh", "B64URL", "Web Push subscriber public key"),
                 .value("auth", "B64URL", "Web Push auth secret"),

@@ -96,6 +96,8 @@ import Testing
               teamId: T
               topic: org.example.app
             fcm: {credentialsPath: /creds.json}
+            huawei: {appId: "10086", clientSecret: s3cr3t}
+            harmony: {projectId: "388421841222199046", serviceAccountPath: /harmony.json}
             """).config
         #expect(config.listen == ListenAddress(host: "::1", port: 9000))
         #expect(config.adminListen == ListenAddress(host: "127.0.0.1", port: 9001))
@@ -196,7 +198,7 @@ import Testing
         let loaded = try load("apns: {keyPath: /k.p8, keyId: K}")
         #expect(loaded.warnings == ["APNs is off: apns.teamId, apns.topic unset while other apns keys are set"])
         #expect(!loaded.config.enabledPlatforms.contains(.apns))
-        #expect(loaded.config.unconfiguredProviderWarnings.count == 2)
+        #expect(loaded.config.unconfiguredProviderWarnings.count == 4)
     }
 
     @Test func credentialFilesMustBeReadableAndWellFormed() throws {

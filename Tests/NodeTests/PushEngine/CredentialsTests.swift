@@ -210,3 +210,41 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
         #expect(request.method == "POST" && request.url == "https://x/y" && request.body == [1] && request.timeout == .seconds(3))
     }
 }
+
+@Suite struct PushKitCredentialTests {
+    @Test func huaweiTokenIsBoughtWithClientCredentialsAndCached() throws {
+        let endpoint = FakeTokenEndpoint()
+        let tokens = HuaweiAccessTokens.make(clientID: "10086", clientSecret: "s3cr3t", tokenURL: "https://oauth.test/token",
+                                             endpoint: endpoint)
+        #expect(tokens.prepare(now: t0) && tokens.current() == "token-1")
+        let form = try #require(endpoint.lastForm)
+        #expect(form.map(\.0) == ["grant_type", "client_id", "client_secret"])
+        #expect(form.map(\.1) == ["client_credentials", "10086", "s3cr3t"])
+        #expect(tokens.prepare(now: t0.addingTimeInterval(3600 - 301)) && endpoint.exchanges == 1)
+        #expect(tokens.prepare(now: t0.addingTimeInterval(3600 - 300)) && endpoint.exchanges == 2)
+        #expect(tokens.refused(generation: 2, now: t0.addingTimeInterval(3500)) == .renewed)
+        #expect(tokens.refused(generation: 3, now: t0.addingTimeInterval(3501)) == .gaveUp)
+        endpoint.failing = true
+        #expect(!HuaweiAccessTokens.make(clientID: "1", clientSecret: "2", tokenURL: "u", endpoint: endpoint).prepare(now: t0))
+    }
+
+    @Test func harmonyJWTIsReusedForFiftyMinutes() throws {
+        let vector = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: repositoryRoot.appendingPathComponent("Spec/vectors/pushkit.json"))) as! [String: Any]
+        let ps256 = vector["ps256"] as! [String: Any]
+        let tokens = HarmonyServiceTokens.make(signer: HarmonyServiceAccountToken(
+            keyID: "kid", subAccount: "1234", signer: try PS256Signer(pemRepresentation: ps256["pkcs8PEM"] as! String)))
+        #expect(tokens.prepare(now: t0))
+        let first = try #require(tokens.current())
+        let claims = try jwtClaims(first)
+        #expect(claims["iss"] as? String == "1234" && claims["exp"] as? Int == Int(t0.timeIntervalSince1970) + 3600)
+        #expect(tokens.prepare(now: t0.addingTimeInterval(49 * 60)) && tokens.current() == first)
+        #expect(tokens.prepare(now: t0.addingTimeInterval(50 * 60)) && tokens.current() != first)
+    }
+
+    @Test func harmonyServiceAccountFile() throws {
+        let account = try HarmonyServiceAccount(json: Array(#"{"project_id":"p","key_id":"k","sub_account":"s","private_key":"x"}"#.utf8))
+        #expect(account.keyID == "k" && account.subAccount == "s" && account.projectId == "p")
+        #expect(throws: HarmonyServiceAccount.Invalid.self) { try HarmonyServiceAccount(json: Array(#"{"key_id":"k"}"#.utf8)) }
+    }
+}
