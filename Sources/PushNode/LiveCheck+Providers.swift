@@ -67,8 +67,9 @@ extension LiveCheck {
         guard let status = report.status else {
             return Result(name, ok: false, "no credential: \(report.detail ?? report.reason ?? report.outcome)")
         }
-        // `detail` is Push Kit's own result code (or the HTTP status).
-        let words = "\(status) \(report.detail ?? "")"
+        // Push Kit's own result code, from the answer (a success has no reason to carry it).
+        let answer = (report.body.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: Any]
+        let words = "\(status) \(answer?["code"] as? String ?? report.detail ?? "")"
         if report.outcome == "delivered" || report.outcome == "dead" {
             let what = platform == .huawei ? "access token and app id" : "service-account JWT and project id"
             return Result(name, ok: true, "\(what) accepted (\(words) for a dummy token)")

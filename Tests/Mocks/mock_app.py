@@ -7,6 +7,7 @@ import time
 
 from mock_apns import APNs
 from mock_fcm import FCM
+from mock_huawei import HARMONY_SEND, HUAWEI_SEND, TOKEN_PATH, PushKitMock
 from mock_http import Response, json_response
 from mock_webpush import WebPush
 
@@ -20,6 +21,7 @@ class App:
     def __init__(self, state, credentials, token_ttl, apns_bundle):
         self.state = state
         self.fcm = FCM(state, credentials, token_ttl)
+        self.pushkit = PushKitMock(state, credentials.directory, token_ttl)
         self.apns = APNs(state, credentials, apns_bundle)
         self.webpush = WebPush(state)
         self.connections = set()  # open HTTP/2 connections (for /_mock/goaway)
@@ -42,6 +44,14 @@ class App:
             match = WEBPUSH_SEND.match(path)
             if match:
                 return self.webpush.send(request, match.group(1))
+            if path == TOKEN_PATH and request.method == "POST":
+                return self.pushkit.token(request)
+            match = HUAWEI_SEND.match(path)
+            if match and request.method == "POST":
+                return self.pushkit.send_v1(request, match.group(1))
+            match = HARMONY_SEND.match(path)
+            if match and request.method == "POST":
+                return self.pushkit.send_v3(request, match.group(1))
             return json_response(404, {"error": "no such route"})
         except Exception as error:  # a mock bug must show, not hang the client
             return json_response(500, {"error": "mock failure", "detail": repr(error)})

@@ -61,6 +61,7 @@ class State:
         self.requests = collections.deque(maxlen=self.keep)
         self.counts = collections.Counter()
         self.token_mints = 0
+        self.huawei_token_mints = 0  # Huawei Push Kit v1 client-credentials tokens
         self.revoked_before = 0.0  # access tokens minted before this are refused
         self.keys_revoked = False  # /_mock/revoke {"keys": true}: the signing keys themselves
         self.connections = [c for c in self.connections if c.open]
@@ -111,6 +112,7 @@ class State:
         return {
             "requests": dict(self.counts),
             "tokenMints": self.token_mints,
+            "huaweiTokenMints": self.huawei_token_mints,
             "connections": {
                 "total": len(opened),
                 "open": sum(1 for c in opened if c.open),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Mock push providers for pushnode's tests: FCM HTTP v1 with its OAuth token
-endpoint, APNs over HTTP/2, and Web Push endpoints, answering like the vendors do.
+endpoint, APNs over HTTP/2, Web Push endpoints, and Huawei Push Kit (v1 and HarmonyOS v3,
+Tests/Mocks/mock_huawei.py), answering like the vendors do.
 
 One process, two ports on --host (default 127.0.0.1):
   tls   HTTPS with a throwaway CA; ALPN h2 (HTTP/2) or http/1.1. APNs paths answer
@@ -51,6 +52,11 @@ Provider routes:
         Unregistered), bad0 (400 BadDeviceToken), 0bad (DeviceTokenNotForTopic),
         5555 (503), 4290 (429); an all-zero token is 400 BadDeviceToken (Apple never
         issues one: `pushnode check --live` sends it once auth and topic passed).
+  POST /oauth2/v3/token, /v1/{appId}/messages:send, /v3/{projectId}/messages:send
+        Huawei Push Kit (see mock_huawei.py): the ready JSON adds huaweiAppId,
+        huaweiClientSecret, huaweiTokenURL, harmonyProjectId, harmonyServiceAccountFile;
+        stats add huaweiTokenMints. /_mock/revoke refuses earlier access tokens and JWTs;
+        {"keys": true} also the client secret and the service account's key.
   POST /push/{id}                           Web Push. Authorization: vapid t=<JWT>, k=<key>
         (ES256 verified with k; aud must be this origin (403 otherwise); exp in the future
         and <= 24 h ahead; sub mailto:/https:; 401 otherwise), TTL required,
@@ -185,6 +191,9 @@ async def serve(args):
         "serviceAccountFile": credentials.service_account_file, "apnsKeyFile": credentials.apns_key_file,
         "apnsKeyId": credentials.key_id, "apnsTeamId": credentials.team_id, "projectId": credentials.project_id,
         "tokenURI": token_uri, "pid": os.getpid(),
+        "huaweiAppId": app.pushkit.app_id, "huaweiClientSecret": app.pushkit.client_secret,
+        "huaweiTokenURL": f"https://{authority}:{tls_port}/oauth2/v3/token",
+        "harmonyProjectId": app.pushkit.project_id, "harmonyServiceAccountFile": app.pushkit.service_account_file,
     }
     if args.ready_file:
         temporary = args.ready_file + ".tmp"
