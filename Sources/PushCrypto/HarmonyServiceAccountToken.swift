@@ -1,7 +1,7 @@
 /// The JWT a Huawei service account signs to call HarmonyOS Push Kit v3 itself (no exchange:
 /// the JWT is the bearer token). Header `{"kid": key_id, "typ": "JWT", "alg": "PS256"}`, claims
-/// `{"aud", "iss": sub_account, "exp": iat + 3600, "iat"}` (Spec/providers.md "HarmonyOS Push
-/// Kit v3", from Huawei's "Generating an Authentication Token Based on a Service Account").
+/// `{"aud", "iss": sub_account, "exp": iat + 3600, "iat"}` (Spec/providers.md "Huawei Push Kit",
+/// from Huawei's "Generating an Authentication Token Based on a Service Account").
 public struct HarmonyServiceAccountToken: Sendable {
     /// The `aud` Huawei fixes for every service-account JWT.
     public static let audience = "https://oauth-login.cloud.huawei.com/oauth2/v3/token"

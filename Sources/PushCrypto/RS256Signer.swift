@@ -16,13 +16,26 @@ public struct RS256Signer: JWTSigner {
     public var keySize: Int { Int(EVP_PKEY_get_bits(key.pointer)) }
 
     public func sign(_ signingInput: [UInt8]) throws -> [UInt8] {
+        try RSASignature.sign(signingInput, key: key, pss: false)
+    }
+}
+
+/// An RSA signature over SHA-256 through `EVP_DigestSign`: PKCS#1 v1.5 (RS256) or PSS with
+/// MGF1-SHA-256 and a salt as long as the digest (PS256, RFC 7518 §3.5).
+enum RSASignature {
+    static func sign(_ input: [UInt8], key: EVPKey, pss: Bool) throws -> [UInt8] {
         let digest = try DigestContext()
-        try OpenSSL.check(EVP_DigestSignInit(digest.pointer, nil, EVP_sha256(), nil, key.pointer), "EVP_DigestSignInit")
+        var context: OpaquePointer?
+        try OpenSSL.check(EVP_DigestSignInit(digest.pointer, &context, EVP_sha256(), nil, key.pointer), "EVP_DigestSignInit")
+        if pss {
+            try OpenSSL.check(EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING), "EVP_PKEY_CTX_set_rsa_padding")
+            try OpenSSL.check(EVP_PKEY_CTX_set_rsa_pss_saltlen(context, RSA_PSS_SALTLEN_DIGEST), "EVP_PKEY_CTX_set_rsa_pss_saltlen")
+            try OpenSSL.check(EVP_PKEY_CTX_set_rsa_mgf1_md(context, EVP_sha256()), "EVP_PKEY_CTX_set_rsa_mgf1_md")
+        }
         var length = 0
-        try OpenSSL.check(EVP_DigestSign(digest.pointer, nil, &length, signingInput, signingInput.count), "EVP_DigestSign")
+        try OpenSSL.check(EVP_DigestSign(digest.pointer, nil, &length, input, input.count), "EVP_DigestSign")
         var signature = [UInt8](repeating: 0, count: length)
-        try OpenSSL.check(
-            EVP_DigestSign(digest.pointer, &signature, &length, signingInput, signingInput.count), "EVP_DigestSign")
+        try OpenSSL.check(EVP_DigestSign(digest.pointer, &signature, &length, input, input.count), "EVP_DigestSign")
         return Array(signature.prefix(length))
     }
 }

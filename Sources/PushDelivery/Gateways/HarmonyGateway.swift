@@ -14,7 +14,7 @@ import PushProtocol
 /// | silent, clear | 6 (background) | `extraData`: the data keys as a JSON string |
 /// | call | 10 (in-app call, VoIP) | `extraData`: the data keys as a JSON string |
 ///
-/// - SeeAlso: Spec/providers.md "HarmonyOS Push Kit v3", PROTOCOL §5.
+/// - SeeAlso: Spec/providers.md "Huawei Push Kit", PROTOCOL §5.
 package struct HarmonyGateway: PushGateway {
     package struct Configuration: Sendable, Equatable {
         /// `harmony.projectId`: the AppGallery Connect project of the app.
