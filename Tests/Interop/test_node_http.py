@@ -122,7 +122,7 @@ def test_check_prints_live_platforms(pushnode_bin, tmp_path):
     config.write_text(f"fcm: {{credentialsPath: {creds}}}\n")
     answer = json.loads(run_cli(pushnode_bin, "check", "--config", str(config))[1])
     assert answer["platforms"] == ["android", "ios", "webpush"]
-    assert answer["disabledProviders"] == ["apns"]
+    assert answer["disabledProviders"] == ["apns", "huawei", "harmony"]
 
 
 def test_check_fails_naming_the_key(pushnode_bin, tmp_path):
