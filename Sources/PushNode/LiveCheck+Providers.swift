@@ -65,16 +65,18 @@ extension LiveCheck {
             return Result(name, ok: false, "unreachable: \(transportError)")
         }
         guard let status = report.status else {
-            return Result(name, ok: false, "no credential: \(report.detail ?? report.reason ?? report.outcome)")
+            return Result(name, ok: false, "no credential: \(report.detail ?? report.reason?.rawValue ?? report.outcome)")
         }
         // Push Kit's own result code, from the answer (a success has no reason to carry it).
         let answer = (report.body.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: Any]
         let words = "\(status) \(answer?["code"] as? String ?? report.detail ?? "")"
-        if report.outcome == "delivered" || report.outcome == "dead" {
+        switch report.classified {
+        case .delivered, .dead:
             let what = platform == .huawei ? "access token and app id" : "service-account JWT and project id"
             return Result(name, ok: true, "\(what) accepted (\(words) for a dummy token)")
+        default:
+            return Result(name, ok: false, "refused: \(words)")
         }
-        return Result(name, ok: false, "refused: \(words)")
     }
 
     /// The VAPID key a start would use.
