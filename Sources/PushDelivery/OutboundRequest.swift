@@ -1,19 +1,12 @@
 /// One HTTP request a gateway built; the transport only moves its bytes.
 /// (The engine adapts it to `HTTPClient.ClientRequest`.)
 package struct OutboundRequest: Sendable {
-    package var method: String
+    package var method = "POST"
     /// Absolute URL. Web Push endpoints and APNs paths carry the token: never log it whole.
     package var url: String
     /// Header fields in order, names lowercase.
     package var headers: [(String, String)]
     package var body: [UInt8]
-
-    package init(method: String = "POST", url: String, headers: [(String, String)], body: [UInt8]) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-    }
 
     /// The value of the first header field named `name` (any case).
     package func header(_ name: String) -> String? {

@@ -18,12 +18,6 @@ package struct CredentialState: Sendable, Equatable {
         package var renewAt: Date
         /// Until then it may still be sent when a renewal fails.
         package var usableUntil: Date
-
-        package init(value: String, renewAt: Date, usableUntil: Date) {
-            self.value = value
-            self.renewAt = renewAt
-            self.usableUntil = usableUntil
-        }
     }
 
     /// The credential to send; nil before the first mint.

@@ -15,11 +15,6 @@ package struct OAuthAccessToken: Sendable, Equatable {
     package var value: String
     /// Seconds the token is valid from when it was issued (`expires_in`).
     package var expiresIn: TimeInterval
-
-    package init(value: String, expiresIn: TimeInterval) {
-        self.value = value
-        self.expiresIn = expiresIn
-    }
 }
 
 /// Why a token exchange failed; never carries the assertion or a token.
