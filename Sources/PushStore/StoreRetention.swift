@@ -13,4 +13,20 @@ package enum StoreRetention {
     /// Most rows of each kind one purge deletes, so no writer (and no request waiting on it) is held
     /// for long; a backlog is worked off over successive calls.
     static let purgeBatch = 10_000
+
+    /// One purge's cut-offs at `now`, in unix milliseconds.
+    struct PurgeCutoffs {
+        /// Queued rows due and expired by then are dropped.
+        let now: Int64
+        /// Idempotency records created before it are forgotten.
+        let idempotency: Int64
+        /// Notification statuses (and their outcomes) created before it are forgotten.
+        let statuses: Int64
+
+        init(now: Date, outcomeRetention: TimeInterval) {
+            self.now = now.unixMilliseconds
+            idempotency = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
+            statuses = now.addingTimeInterval(-outcomeRetention).unixMilliseconds
+        }
+    }
 }

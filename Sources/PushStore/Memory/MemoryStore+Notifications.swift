@@ -39,12 +39,10 @@ extension MemoryStore {
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {
-        let nowMs = now.unixMilliseconds
-        let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
-        let forgotten = now.addingTimeInterval(-configuration.outcomeRetention).unixMilliseconds
+        let cutoff = StoreRetention.PurgeCutoffs(now: now, outcomeRetention: configuration.outcomeRetention)
         return try write { tables in
             var counts = PurgeCounts()
-            let stale = tables.idempotency.lazy.filter { $0.value.createdAt < horizon }.prefix(StoreRetention.purgeBatch)
+            let stale = tables.idempotency.lazy.filter { $0.value.createdAt < cutoff.idempotency }.prefix(StoreRetention.purgeBatch)
             for slot in stale.map(\.key) {
                 tables.idempotency[slot] = nil
                 counts.idempotencyRecords += 1
@@ -53,14 +51,14 @@ extension MemoryStore {
             // too, this covers providers nobody claims for.
             for (_, rows) in tables.outbox {
                 let expired = rows.values.lazy
-                    .filter { !$0.claimed && $0.nextAttemptAt <= nowMs && $0.expiresAt <= nowMs }
+                    .filter { !$0.claimed && $0.nextAttemptAt <= cutoff.now && $0.expiresAt <= cutoff.now }
                     .prefix(StoreRetention.purgeBatch).map(\.id)
-                for id in Array(expired) where tables.deleteEntry(id, outcome: .expired, at: nowMs) {
+                for id in Array(expired) where tables.deleteEntry(id, outcome: .expired, at: cutoff.now) {
                     counts.notifications += 1
                 }
                 counts.deliveries += expired.count
             }
-            let old = tables.notificationLog.lazy.filter { $0.value.createdAt < forgotten }.prefix(StoreRetention.purgeBatch).map(\.key)
+            let old = tables.notificationLog.lazy.filter { $0.value.createdAt < cutoff.statuses }.prefix(StoreRetention.purgeBatch).map(\.key)
             for id in Array(old) {
                 tables.notificationLog[id] = nil
                 tables.outcomes[id] = nil

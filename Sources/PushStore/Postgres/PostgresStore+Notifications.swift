@@ -84,30 +84,28 @@ extension PostgresStore {
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {
-        let nowMs = now.unixMilliseconds
-        let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
+        let cutoff = StoreRetention.PurgeCutoffs(now: now, outcomeRetention: configuration.outcomeRetention)
         var counts = PurgeCounts()
         counts.idempotencyRecords = try write { db in
             try db.run("""
                 DELETE FROM idempotency WHERE ctid = ANY(ARRAY(
                     SELECT ctid FROM idempotency WHERE created_at < $1 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED))
-                """, [.integer(horizon)])
+                """, [.integer(cutoff.idempotency)])
         }
         // Queued rows past their ttl (claimed ones are left to their sender); claimDue drops them too,
         // this covers providers nobody claims for. Expired chunks are expanded first, so their
         // deliveries are counted and deleted the same way.
         try write { db in
-            try Self.expandChunks(where: "expires_at <= $1", [.integer(nowMs)], upTo: StoreRetention.purgeBatch, nowMs: nowMs,
-                                  db: db)
+            try Self.expandChunks(where: "expires_at <= $1", [.integer(cutoff.now)], upTo: StoreRetention.purgeBatch,
+                                  nowMs: cutoff.now, db: db)
             let expired = try db.query("""
                 SELECT id FROM outbox WHERE next_attempt_at <= $1 AND expires_at <= $1 AND state = 0
                 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED
-                """, [.integer(nowMs)]).rows.map { $0.int64(0) }
-            counts.notifications = try Self.deleteEntries(expired.map { FinishedDelivery(id: $0, outcome: .expired) }, at: nowMs,
+                """, [.integer(cutoff.now)]).rows.map { $0.int64(0) }
+            counts.notifications = try Self.deleteEntries(expired.map { FinishedDelivery(id: $0, outcome: .expired) }, at: cutoff.now,
                                                           db: db)
             counts.deliveries = expired.count
         }
-        let forgotten = now.addingTimeInterval(-configuration.outcomeRetention).unixMilliseconds
         counts.statuses = try write { db in
             try db.query("""
                 WITH stale AS (DELETE FROM notification_log WHERE id = ANY(ARRAY(
@@ -115,7 +113,7 @@ extension PostgresStore {
                     RETURNING id),
                 outcomes AS (DELETE FROM delivery_outcomes WHERE notification_id IN (SELECT id FROM stale))
                 SELECT 1 FROM stale
-                """, [.integer(forgotten)]).rowCount
+                """, [.integer(cutoff.statuses)]).rowCount
         }
         return counts
     }

@@ -27,31 +27,29 @@ extension SQLiteStore {
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {
-        let nowMs = now.unixMilliseconds
-        let horizon = now.addingTimeInterval(-StoreRetention.idempotencyWindow).unixMilliseconds
-        let forgotten = now.addingTimeInterval(-configuration.outcomeRetention).unixMilliseconds
+        let cutoff = StoreRetention.PurgeCutoffs(now: now, outcomeRetention: configuration.outcomeRetention)
         return try write { db in
             var counts = PurgeCounts()
             counts.idempotencyRecords = try db.run("""
                 DELETE FROM idempotency WHERE (caller, key) IN
                     (SELECT caller, key FROM idempotency WHERE created_at < ? LIMIT \(StoreRetention.purgeBatch))
-                """, [.integer(horizon)])
+                """, [.integer(cutoff.idempotency)])
             // Expired queued rows are due rows (a retry is never scheduled past the ttl), so the due index
             // finds them; claimDue drops them too, this covers providers nobody claims for. Expired
             // chunks are expanded first, so their deliveries are counted and deleted the same way.
             for provider in Provider.allCases {
-                try Self.expandChunks(where: "provider = ? AND expires_at <= ?", [.text(provider.rawValue), .integer(nowMs)],
-                                      upTo: StoreRetention.purgeBatch, nowMs: nowMs, db: db)
+                try Self.expandChunks(where: "provider = ? AND expires_at <= ?", [.text(provider.rawValue), .integer(cutoff.now)],
+                                      upTo: StoreRetention.purgeBatch, nowMs: cutoff.now, db: db)
                 let expired = try db.query("""
                     SELECT id FROM outbox WHERE provider = ? AND next_attempt_at <= ? AND expires_at <= ? AND state = 0 LIMIT \(StoreRetention.purgeBatch)
-                    """, [.text(provider.rawValue), .integer(nowMs), .integer(nowMs)]) { $0.int64(0) }
-                for id in expired where try Self.deleteEntry(id, outcome: .expired, at: nowMs, db: db) {
+                    """, [.text(provider.rawValue), .integer(cutoff.now), .integer(cutoff.now)]) { $0.int64(0) }
+                for id in expired where try Self.deleteEntry(id, outcome: .expired, at: cutoff.now, db: db) {
                     counts.notifications += 1
                 }
                 counts.deliveries += expired.count
             }
             let stale = try db.query("SELECT id FROM notification_log WHERE created_at < ? LIMIT \(StoreRetention.purgeBatch)",
-                                     [.integer(forgotten)]) { $0.text(0) }
+                                     [.integer(cutoff.statuses)]) { $0.text(0) }
             for id in stale {
                 try db.run("DELETE FROM delivery_outcomes WHERE notification_id = ?", [.text(id)])
                 try db.run("DELETE FROM notification_log WHERE id = ?", [.text(id)])
