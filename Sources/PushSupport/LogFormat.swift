@@ -57,6 +57,15 @@ package enum LogFormat: String, Sendable, CaseIterable {
 
     /// A JSON string literal (RFC 8259 §7): `"` and `\` escaped, control characters as `\uXXXX`.
     static func jsonString(_ text: String) -> String {
+        quoted(text) { scalar in
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+    }
+
+    /// `text` in double quotes with `\`, `"`, newline, return and tab escaped by backslash, and every
+    /// other control character (and DEL) as `control` spells it: the escape of both formats.
+    static func quoted(_ text: String, control: (Unicode.Scalar) -> String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -65,9 +74,7 @@ package enum LogFormat: String, Sendable, CaseIterable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += control(scalar)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -46,18 +46,6 @@ package struct LogSink: Sendable {
     /// A value as a double-quoted log field, with `\`, `"` and control characters escaped so
     /// that text from outside (config keys, error messages) cannot forge fields or lines.
     package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where ch.value < 0x20 || ch.value == 0x7F: out += "\\x" + String(ch.value, radix: 16)
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
+        LogFormat.quoted(text) { "\\x" + String($0.value, radix: 16) }
     }
 }
