@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushNet
 import PushProtocol
 import PushSupport
 

@@ -1,3 +1,5 @@
+import PushNet
+
 /// What one unary DRPC call answers.
 enum DRPCReply: Equatable {
     /// The encoded response message.

@@ -1,3 +1,5 @@
+import PushNet
+
 /// The any-sync handshake framing (Spec/anysync-wire.md §4.1): `type:u8 ‖ length:u32 LE ‖ protobuf`.
 /// Used inside TLS for Credentials/Ack and at the start of every yamux stream for Proto.
 package struct HandshakeFrame: Equatable {

@@ -1,7 +1,9 @@
+import PushNet
+
 /// The server side of a hashicorp/yamux session (Spec/anysync-wire.md §5), pure: frames in, bytes out.
 /// Each accepted stream carries a `DRPCServerConnection`; calls are answered as they complete.
 struct YamuxSession {
-    static let initialWindow: UInt32 = 256 * 1024
+    static let initialWindow = UInt32(AnySyncLimits.yamuxWindow)
 
     /// `anysync.maxStreams`, `anysync.maxFrameBytes`, `anysync.maxHandshakeFrameBytes`,
     /// `limits.maxBodyBytes` (PROTOCOL §7).

@@ -70,18 +70,20 @@ extension ConfigKey {
             ConfigKey(path: "anysync.protocolVersions") { config, text throws(ConfigValueError) in
                 config.anysync.protocolVersions = try ConfigValue.versionRange(text)
             },
-            .duration("anysync.handshakeTimeout", \.anysync.handshakeTimeout),
-            .duration("anysync.idleTimeout", \.anysync.idleTimeout),
-            .duration("anysync.writeTimeout", \.anysync.writeTimeout),
-            .int("anysync.maxConnections", \.anysync.maxConnections),
-            .int("anysync.maxPendingHandshakes", \.anysync.maxPendingHandshakes),
-            .int("anysync.maxStreams", \.anysync.maxStreams),
-            .int("anysync.maxHandshakeFrameBytes", \.anysync.maxHandshakeFrameBytes, minimum: 64),
+            .duration("anysync.handshakeTimeout", \.anysync.limits.handshakeTimeout),
+            .duration("anysync.idleTimeout", \.anysync.limits.idleTimeout),
+            .duration("anysync.writeTimeout", \.anysync.limits.writeTimeout),
+            .int("anysync.maxConnections", \.anysync.limits.maxConnections),
+            .int("anysync.maxPendingHandshakes", \.anysync.limits.maxPendingHandshakes),
+            .int("anysync.maxStreams", \.anysync.limits.maxStreams),
+            .int("anysync.maxHandshakeFrameBytes", \.anysync.limits.maxHandshakeFrameBytes, minimum: 64),
             ConfigKey(path: "anysync.maxFrameBytes") { config, text throws(ConfigValueError) in
                 let n = try ConfigValue.int(text, minimum: 64)
                 // A Data frame larger than the stream window could never be sent within it.
-                guard n <= 256 * 1024 else { throw ConfigValueError("must be at most 262144 (the yamux window), got \(n)") }
-                config.anysync.maxFrameBytes = n
+                guard n <= AnySyncLimits.yamuxWindow else {
+                    throw ConfigValueError("must be at most \(AnySyncLimits.yamuxWindow) (the yamux window), got \(n)")
+                }
+                config.anysync.limits.maxFrameBytes = n
             },
             .number("rateLimits.registrationPerMinute", \.rateLimits.registrationPerMinute),
             .int("rateLimits.registrationBurst", \.rateLimits.registrationBurst),

@@ -163,22 +163,8 @@ package struct NodeConfig: Sendable, Equatable {
         package var listen: ListenAddress?
         package var peerKeyPath = ""
         package var protocolVersions: ClosedRange<Int> = 5...14
-        /// `anysync.handshakeTimeout`, seconds from accept to the end of the credentials exchange.
-        package var handshakeTimeout: Double = 10
-        /// `anysync.idleTimeout`, seconds without a whole yamux frame before a session is closed.
-        package var idleTimeout: Double = 120
-        /// `anysync.writeTimeout`, seconds one write to a client may take.
-        package var writeTimeout: Double = 10
-        /// `anysync.maxConnections`: open connections of the door.
-        package var maxConnections = 256
-        /// `anysync.maxPendingHandshakes`: connections still in TLS or credentials.
-        package var maxPendingHandshakes = 256
-        /// `anysync.maxStreams`: open yamux streams per session.
-        package var maxStreams = 64
-        /// `anysync.maxHandshakeFrameBytes`: the largest Credentials, Ack or Proto frame.
-        package var maxHandshakeFrameBytes = 200 * 1024
-        /// `anysync.maxFrameBytes`: the largest yamux Data frame (at most the 256 KiB window).
-        package var maxFrameBytes = 256 * 1024
+        /// `anysync.handshakeTimeout` … `anysync.maxFrameBytes`: the door's bounds.
+        package var limits = AnySyncLimits()
     }
 
     package struct Log: Sendable, Equatable {

@@ -1,6 +1,7 @@
-/// The any-sync door's bounds (PROTOCOL §7 `anysync.*`, Spec/anysync.md "Robustness"). The defaults
-/// are the values the door has always had; every buffer the door keeps is bounded by one of these or
-/// by `maxMessageBytes` (`limits.maxBodyBytes`).
+/// The any-sync door's bounds (PROTOCOL §7 `anysync.*`, Spec/anysync.md "Robustness"): the door
+/// enforces them and the config (`NodeConfig.AnySync.limits`) sets them, so the defaults live here
+/// only. Every buffer the door keeps is bounded by one of these or by `maxMessageBytes`
+/// (`limits.maxBodyBytes`).
 package struct AnySyncLimits: Sendable, Equatable {
     /// Seconds from accept to the end of the credentials exchange (an absolute deadline: a client
     /// trickling its TLS or Credentials bytes is closed when it passes).
@@ -18,8 +19,11 @@ package struct AnySyncLimits: Sendable, Equatable {
     package var maxStreams = 64
     /// The largest handshake frame (Credentials, Ack, Proto): the reference's 200 KiB.
     package var maxHandshakeFrameBytes = 200 * 1024
-    /// The largest yamux Data frame; at most the 256 KiB stream window.
-    package var maxFrameBytes = Int(YamuxSession.initialWindow)
+    /// The largest yamux Data frame; at most the stream window.
+    package var maxFrameBytes = yamuxWindow
 
     package init() {}
+
+    /// A yamux stream's initial window (256 KiB): no Data frame may be larger.
+    package static let yamuxWindow = 256 * 1024
 }
