@@ -57,7 +57,7 @@ package final class PushService: Sendable {
 
     /// Over one store that holds both roles (every node store).
     package convenience init(store: any RegistryStore & NotificationStore, configuration: Configuration,
-                             resolver: any HostResolving = SystemHostResolver(), clock: @escaping @Sendable () -> Date = { Date() },
+                             resolver: any HostResolving = CachingResolver.shared, clock: @escaping @Sendable () -> Date = { Date() },
                              signatureCacheCapacity: Int = 65_536, storageHealth: StorageHealth = StorageHealth()) {
         self.init(registry: store, notifications: store, configuration: configuration, resolver: resolver, clock: clock,
                   signatureCacheCapacity: signatureCacheCapacity, storageHealth: storageHealth)
@@ -66,7 +66,7 @@ package final class PushService: Sendable {
     /// With the two roles apart (a benchmark's own Notify path, a test double of one role); the
     /// host resolver and the clock are the caller's choice (tests).
     package init(registry: any RegistryStore, notifications: any NotificationStore, configuration: Configuration,
-                 resolver: any HostResolving = SystemHostResolver(), clock: @escaping @Sendable () -> Date = { Date() },
+                 resolver: any HostResolving = CachingResolver.shared, clock: @escaping @Sendable () -> Date = { Date() },
                  signatureCacheCapacity: Int = 65_536, storageHealth: StorageHealth = StorageHealth()) {
         self.registry = registry
         self.notifications = notifications

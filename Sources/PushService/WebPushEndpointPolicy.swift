@@ -6,7 +6,9 @@ import PushProtocol
 /// private endpoints are allowed) whose host resolves only to publicly routable addresses.
 ///
 /// The delivery engine re-checks the addresses at send time (DNS can change); this check refuses
-/// the obvious cases at registration.
+/// the obvious cases at registration. A host whose lookup does not finish within the node's
+/// resolver budget (`CachingResolver`, 2 s) is refused too: nothing unchecked is registered, and a
+/// nameserver that never answers holds a request thread for the budget, not for glibc's timeouts.
 struct WebPushEndpointPolicy: Sendable {
     var allowPrivateEndpoints: Bool
     var resolver: any HostResolving
@@ -27,7 +29,9 @@ struct WebPushEndpointPolicy: Sendable {
             switch resolver.resolve(bareHost) {
             case .addresses(let found): addresses = found
             case .notFound: throw Self.notRoutable("the endpoint host does not resolve")
-            case .temporaryFailure: return  // cannot tell now; the send-time check decides
+            case .temporaryFailure:
+                // Not answered within the resolver's budget: fail closed, the client may try again.
+                throw Self.notRoutable("the endpoint host could not be resolved now; try again later")
             }
         }
         if addresses.contains(where: { !AddressClass.of($0).isPubliclyRoutable }) {

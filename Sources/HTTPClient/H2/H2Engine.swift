@@ -44,7 +44,7 @@ final class H2Engine: @unchecked Sendable {
     private var nextRequestID: UInt64 = 1
     private var lastSweep: ContinuousClock.Instant
 
-    init(configuration: HTTPClientConfiguration, resolver: any HostResolving = SystemHostResolver(),
+    init(configuration: HTTPClientConfiguration, resolver: any HostResolving = CachingResolver.shared,
          fallback: @escaping Fallback) throws(TransportError) {
         self.configuration = configuration
         self.resolver = resolver

@@ -191,7 +191,8 @@ func jwtClaims(_ token: String) throws -> [String: Any] {
     }
 
     @Test func sendTimeAddressGuard() {
-        let check = RoutableHostCheck(resolver: FakeResolver(), clock: ManualClock().engineClock)
+        let check = RoutableHostCheck(resolver: .warmed(FakeResolver(), ["push.example.net", "intranet.example", "v6-ula.example",
+                                                                         "unknown.example", "flaky.example"]))
         #expect(check.isRoutable("push.example.net"))
         #expect(!check.isRoutable("intranet.example"))
         #expect(!check.isRoutable("v6-ula.example"))

@@ -47,7 +47,7 @@ final class ChangingResolver: HostResolving, Sendable {
         let resolver = ChangingResolver(["push.rebind.example": Self.publicAnswer])
         _ = try register("https://push.rebind.example/push/1", resolver: resolver)  // accepted: public now
         resolver.answer("push.rebind.example", with: rebound)
-        #expect(!RoutableHostCheck(resolver: resolver).isRoutable("push.rebind.example"))
+        #expect(!RoutableHostCheck(resolver: .warmed(resolver, ["push.rebind.example"])).isRoutable("push.rebind.example"))
         // The register-time check, asked now, agrees: the same classifier decides both.
         let refusal = serviceRefusal { _ = try register("https://push.rebind.example/push/2", resolver: resolver) }
         #expect(refusal?.code == .tokenEndpointNotRoutable)
@@ -58,7 +58,7 @@ final class ChangingResolver: HostResolving, Sendable {
         // client resolves it itself at connect time (127.0.0.1 / ::1) and refuses to dial.
         let resolver = ChangingResolver(["localhost": Self.publicAnswer])
         _ = try register("https://localhost:9/push/1", resolver: resolver)
-        #expect(RoutableHostCheck(resolver: resolver).isRoutable("localhost"))
+        #expect(RoutableHostCheck(resolver: .warmed(resolver, ["localhost"])).isRoutable("localhost"))
 
         let transport = try HTTPDeliveryTransport(caFile: nil, allowPrivateEndpoints: false)
         defer { transport.shutdown() }

@@ -84,3 +84,12 @@ func serviceRefusal(_ body: () throws -> Void) -> ServiceError.Refusal? {
 }
 
 func account(_ seed: UInt8) -> AccountKey { try! AccountKey(seed: [UInt8](repeating: seed, count: 32)) }
+
+extension CachingResolver {
+    /// A caching resolver over `base` that has already looked `hosts` up.
+    static func warmed(_ base: any HostResolving, _ hosts: [String]) -> CachingResolver {
+        let resolver = CachingResolver(base: base)
+        for host in hosts { _ = resolver.resolve(host) }
+        return resolver
+    }
+}
