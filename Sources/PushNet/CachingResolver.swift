@@ -3,7 +3,9 @@ import Foundation
 /// The node's host lookups, bounded so that no name an attacker controls can hold a thread for
 /// long (issue 26): at most `maxConcurrent` lookups run at once, each on a thread of its own; a
 /// caller waits at most `budget` seconds, then gets `.temporaryFailure` while the lookup goes on
-/// in the background; answers are kept `answerLifetime`, failures (a timeout included)
+/// in the background; at most `maxWaiting` callers wait at once (the others get
+/// `.temporaryFailure` at once, the lookup still started, so that a retry finds the answer), which
+/// keeps most of the HTTP server's threads free whatever the names registered; answers are kept `answerLifetime`, failures (a timeout included)
 /// `failureLifetime`, and an expired answer is still served, up to `staleLifetime`, while a fresh
 /// one is looked up. A caller that must not block at all asks `cached(_:)`.
 ///
@@ -12,6 +14,7 @@ import Foundation
 package final class CachingResolver: HostResolving, @unchecked Sendable {
     package struct Settings: Sendable {
         package var maxConcurrent = 8
+        package var maxWaiting = 2
         package var budget: Double = 2
         package var answerLifetime: Double = 300
         package var failureLifetime: Double = 30
@@ -36,6 +39,7 @@ package final class CachingResolver: HostResolving, @unchecked Sendable {
     private let condition = NSCondition()
     private var entries: [String: Entry] = [:]
     private var running: Set<String> = []
+    private var waiting = 0
 
     package init(base: any HostResolving, settings: Settings = Settings(),
                  now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
@@ -53,15 +57,20 @@ package final class CachingResolver: HostResolving, @unchecked Sendable {
         defer { condition.unlock() }
         if let fresh = freshEntry(host) { return fresh }
         startLookup(host)
-        let deadline = Date().addingTimeInterval(settings.budget)
-        while running.contains(host) {
-            guard condition.wait(until: deadline) else { break }
+        let waits = running.contains(host) && waiting < settings.maxWaiting
+        if waits {
+            waiting += 1
+            let deadline = Date().addingTimeInterval(settings.budget)
+            while running.contains(host) {
+                guard condition.wait(until: deadline) else { break }
+            }
+            waiting -= 1
         }
         if let fresh = freshEntry(host) { return fresh }
         if let stale = staleEntry(host) { return stale }
-        // Out of budget (or out of lookup slots): remembered as a failure, so the next caller
-        // does not wait again while the lookup still runs.
-        store(host, .temporaryFailure)
+        // Out of budget: remembered as a failure, so the next caller does not wait again while the
+        // lookup still runs. A caller that did not wait leaves nothing: its lookup may answer soon.
+        if waits, running.contains(host) { store(host, .temporaryFailure) }
         return .temporaryFailure
     }
 

@@ -21,8 +21,9 @@ import Testing
         func release(_ count: Int) { for _ in 0..<count { gate.signal() } }
     }
 
-    static func settings(budget: Double = 0.2, maxConcurrent: Int = 2) -> CachingResolver.Settings {
+    static func settings(budget: Double = 0.2, maxConcurrent: Int = 2, maxWaiting: Int = 2) -> CachingResolver.Settings {
         var settings = CachingResolver.Settings()
+        settings.maxWaiting = maxWaiting
         settings.budget = budget
         settings.maxConcurrent = maxConcurrent
         return settings
@@ -53,6 +54,28 @@ import Testing
         #expect(resolver.resolve("public.example") == .addresses([.v4([93, 184, 216, 34])]))
         #expect(resolver.cached("public.example") == .addresses([.v4([93, 184, 216, 34])]))
         #expect(base.calls.withLock { $0.filter { $0 == "public.example" }.count } == 1)
+    }
+
+    @Test func atMostMaxWaitingCallersWait() {
+        let base = HangingResolver()
+        let resolver = CachingResolver(base: base, settings: Self.settings(budget: 0.5, maxConcurrent: 8, maxWaiting: 1))
+        let waited = Protected<[Double]>([])
+        let threads = (0..<4).map { i in
+            Thread {
+                let start = Date()
+                _ = resolver.resolve("w\(i).example")
+                waited.withLock { $0.append(Date().timeIntervalSince(start)) }
+            }
+        }
+        threads.forEach { $0.start() }
+        let deadline = Date().addingTimeInterval(5)
+        while waited.withLock({ $0.count }) < 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let times = waited.withLock { $0 }.sorted()
+        #expect(times.count == 4)
+        #expect(times.prefix(3).allSatisfy { $0 < 0.3 })  // did not wait
+        #expect(times.last.map { $0 >= 0.45 } == true)    // the one waiter waited out its budget
+        #expect(resolver.lookupsRunning == 4)             // every lookup was started all the same
+        base.release(4)
     }
 
     @Test func cachedNeverBlocksAndLooksUpInTheBackground() throws {
