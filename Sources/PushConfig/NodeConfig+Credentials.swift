@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushSupport
 
 extension NodeConfig {
@@ -20,7 +21,7 @@ extension NodeConfig {
             return text
         }
         if let text = read("fcm.credentialsPath", fcm.credentialsPath) {
-            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+            let object = JSON.object(text.utf8)
             if object?["client_email"] is String == false || object?["private_key"] is String == false {
                 issues.append("fcm.credentialsPath: \(fcm.credentialsPath) is not a service-account JSON (client_email and private_key required)")
             }

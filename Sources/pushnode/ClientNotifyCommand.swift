@@ -59,7 +59,7 @@ enum ClientNotifyCommand {
 
     /// The `error.code` of a node's refusal (PROTOCOL §3.1), when the body is one.
     static func errorCode(_ body: [UInt8]) -> APIError.Code? {
-        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let object = JSON.object(body)
         return ((object?["error"] as? [String: Any])?["code"] as? String).map(APIError.Code.init(rawValue:))
     }
 
@@ -86,7 +86,7 @@ enum ClientNotifyCommand {
 
     /// The `x-any-*` keys a device gets for a Notify body (PROTOCOL §5).
     static func dataKeys(body: [UInt8], silent: Bool, id: String) -> [String: String] {
-        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
+        let object = JSON.object(body) ?? [:]
         let kind = silent ? NotifyKind.silent : (object["kind"] as? String).flatMap(NotifyKind.init(rawValue:)) ?? .message
         var keys = ["x-any-type": kind.dataType, "x-any-id": id, "x-any-group-id": object["groupId"] as? String ?? ""]
         if let message = object["message"] as? [String: Any] {

@@ -1,6 +1,7 @@
 import Foundation
 import PushClient
 import PushCrypto
+import PushProtocol
 import PushSupport
 
 /// `pushnode client open (--key BASE64 | --space FILE) [--sender ID] --data JSON`: opens a
@@ -19,7 +20,7 @@ enum ClientOpenCommand {
         let key = try payloadKey(args)
         let text = try args.required("data")
         let bytes = text == "-" ? StandardInput.readAll() : Array(text.utf8)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+        guard let object = JSON.object(bytes) else {
             throw CLIError("--data must be a JSON object of the x-any-* data keys")
         }
         var data: [String: String] = [:]
@@ -35,7 +36,7 @@ enum ClientOpenCommand {
             case .opened(let plaintext):
                 var answer: [String: Any] = ["opened": true, "keyId": key.keyId, "sender": sender.string,
                                              "plaintext": Base64.encode(plaintext)]
-                answer["payload"] = try? JSONSerialization.jsonObject(with: Data(plaintext), options: [.fragmentsAllowed])
+                answer["payload"] = JSON.value(plaintext)
                 Output.json(answer)
             case .unknownKey(let keyId): Output.json(["opened": false, "reason": "unknown_key", "keyId": keyId])
             case .noMessage: Output.json(["opened": false, "reason": "no_message"])
@@ -44,7 +45,7 @@ enum ClientOpenCommand {
         }
         switch try clientCall({ try receiver.open(data: data) }) {
         case .opened(let payload):
-            let json = try JSONSerialization.jsonObject(with: Data(payload.jsonBytes()))
+            let json = JSON.value(payload.jsonBytes()) ?? NSNull()
             Output.json(["opened": true, "keyId": key.keyId, "payload": json])
         case .unknownKey(let keyId):
             Output.json(["opened": false, "reason": "unknown_key", "keyId": keyId])

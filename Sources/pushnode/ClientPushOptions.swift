@@ -14,7 +14,7 @@ enum ClientPushOptions {
             guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read --payload-file \(path)") }
             payload = Array(data)
         } else if let text = args.options["payload-json"] {
-            guard (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil else {
+            guard JSON.value(text.utf8) != nil else {
                 throw CLIError("--payload-json is not JSON (use --payload-file for other bytes)")
             }
             payload = Array(text.utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import PushClient
 import PushCrypto
+import PushProtocol
 import PushSupport
 
 /// The JSON state file `pushnode client reconcile` follows, for one account and device:
@@ -50,7 +51,7 @@ struct ClientState: Decodable, Equatable {
     static func read(_ path: String) throws -> ClientState {
         guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
         do {
-            return try JSONDecoder().decode(ClientState.self, from: data)
+            return try JSON.decode(ClientState.self, from: Array(data))
         } catch {
             throw CLIError("\(path) is not a valid state file: \(error)")
         }

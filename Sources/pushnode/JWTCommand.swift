@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 import PushSupport
 
 // `pushnode jwt vapid|apns|google|rs256 …`: the provider tokens pushnode signs, for interop tests
@@ -42,7 +43,7 @@ func jwtAPNs(_ args: Arguments) throws {
 
 func jwtGoogle(_ args: Arguments) throws {
     let path = try args.required("service-account")
-    guard let account = try? JSONSerialization.jsonObject(with: Data(readText(path).utf8)) as? [String: Any],
+    guard let text = try? readText(path), let account = JSON.object(text.utf8),
         let clientEmail = account["client_email"] as? String, let privateKey = account["private_key"] as? String
     else { throw CLIError("\(path) is not a service-account JSON (client_email, private_key)") }
     let tokenURI = account["token_uri"] as? String ?? "https://oauth2.googleapis.com/token"
@@ -60,7 +61,7 @@ func jwtGoogle(_ args: Arguments) throws {
 func jwtRS256(_ args: Arguments) throws {
     let pem = try readText(try args.required("key"))
     let claims = try args.required("claims")
-    guard (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) is [String: Any] else {
+    guard JSON.object(claims.utf8) != nil else {
         throw CLIError("--claims must be a JSON object")
     }
     let token = try explainingCryptoErrors {

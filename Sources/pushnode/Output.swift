@@ -1,9 +1,10 @@
 import Foundation
+import PushProtocol
 
 /// CLI output helpers: JSON on stdout, errors on stderr.
 enum Output {
     static func json(_ object: [String: Any]) {
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = Data(JSON.document(object))
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }

@@ -81,7 +81,7 @@ struct E2EPopulation {
         for account in audience.accounts {
             let answer = try connection.exchange(SignedRequest.make("GET", "/v1/tokens", signer: HTTPSigner(key: account)))
             try expectOK(answer, "GET /v1/tokens")
-            let document = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            let document = JSON.object(answer.body)
             for registration in document?["registrations"] as? [[String: Any]] ?? [] {
                 guard let text = registration["lastDeliveryAt"] as? String, let date = formatter.date(from: text) else { continue }
                 latest = max(latest ?? date, date)

@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 /// The provider side of `PushBench e2e`: `nghttpd` (Debian nghttp2-server), a C HTTP/2 server
 /// in its own process that reads every request body, behind a throwaway CA. One server stands
@@ -108,7 +109,7 @@ final class HTTP2Sink {
             "type": "service_account", "project_id": fcmProject, "private_key_id": "bench",
             "private_key": privateKey, "client_email": "bench@\(fcmProject).iam.gserviceaccount.com", "token_uri": tokenURI,
         ]
-        return String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        return String(decoding: JSON.document(document), as: UTF8.self)
     }
 
     private static func write(_ text: String, to path: String) throws {

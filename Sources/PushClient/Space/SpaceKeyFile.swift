@@ -1,6 +1,6 @@
 import Foundation
-import PushProtocol
 import PushCrypto
+import PushProtocol
 import PushSupport
 
 /// A space's two keys on disk, for chat servers without any's ACL (`pushnode client space new`):
@@ -72,9 +72,7 @@ public enum SpaceKeyFile {
     public static func save(_ keys: PushSpaceKeys, to path: String) throws(PushClientError) {
         let contents = Contents(format: format, spaceKey: keys.spaceKey, pushKeySeed: Hex.encode(keys.pushKey.keyPair.seed),
                                 payloadKey: keys.payloadKey.base64, keyId: keys.keyId)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var bytes = Array((try? encoder.encode(contents)) ?? Data()) + Array("\n".utf8)
+        var bytes = ((try? JSON.pretty(contents)) ?? []) + Array("\n".utf8)
         defer { ConstantTime.wipe(&bytes) }
         let created: Bool
         do { created = try SecretFile.createExclusively(path, contents: bytes) } catch {

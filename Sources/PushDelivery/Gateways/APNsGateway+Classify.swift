@@ -57,7 +57,7 @@ struct APNsErrorBody {
     var timestamp: Date?
 
     init(_ body: [UInt8]) {
-        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return }
+        guard !body.isEmpty, let object = JSON.object(body) else { return }
         reason = object["reason"] as? String
         if let millis = (object["timestamp"] as? NSNumber)?.doubleValue {
             timestamp = Date(timeIntervalSince1970: millis / 1000)

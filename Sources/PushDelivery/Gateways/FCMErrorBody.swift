@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 import PushSupport
 
 /// The parts of an FCM v1 error answer that classification reads:
@@ -22,7 +23,7 @@ struct FCMErrorBody: Equatable {
     /// Nil when the body is not a JSON object with an `error` object (e.g. a 502 HTML page).
     init?(_ body: [UInt8]) {
         guard !body.isEmpty,
-              let root = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+              let root = JSON.object(body),
               let error = root["error"] as? [String: Any] else { return nil }
         status = error["status"] as? String
         message = error["message"] as? String

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPClient
+import PushProtocol
 import PushSupport
 
 /// Posts a grant to an OAuth token endpoint for an access token (RFC 7523 JWT-bearer for FCM,
@@ -54,7 +55,7 @@ package struct HTTPOAuthTokenEndpoint: OAuthTokenEndpoint {
 
     /// Reads `{"access_token", "expires_in"}` from a 200 answer.
     package static func parse(status: Int, body: [UInt8]) throws(OAuthExchangeError) -> OAuthAccessToken {
-        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let object = JSON.object(body)
         guard status == 200 else {
             // The endpoint's own words (`invalid_grant: Invalid JWT Signature.`): RFC 6749 §5.2
             // codes and a human description, neither of which carries the assertion.

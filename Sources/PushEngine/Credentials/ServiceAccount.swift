@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 import PushSupport
 
 /// The parts of a Google service-account JSON file that FCM needs.
@@ -18,7 +19,7 @@ package struct ServiceAccount: Sendable {
 
     /// Parses the file's JSON; `client_email`, `private_key` and `project_id` are required.
     package init(json: [UInt8]) throws(Invalid) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+        guard let object = JSON.object(json) else {
             throw Invalid(description: "not a JSON object")
         }
         guard let email = object["client_email"] as? String, let key = object["private_key"] as? String,
