@@ -27,7 +27,7 @@ extension NodeConfig {
             }
         }
         if let text = read("harmony.serviceAccountPath", harmony.serviceAccountPath) {
-            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+            let object = JSON.object(text.utf8)
             if ["key_id", "sub_account", "private_key"].contains(where: { object?[$0] is String == false }) {
                 issues.append("harmony.serviceAccountPath: \(harmony.serviceAccountPath) is not a Huawei service-account JSON "
                               + "(key_id, sub_account and private_key required)")

@@ -68,7 +68,7 @@ extension LiveCheck {
             return Result(name, ok: false, "no credential: \(report.detail ?? report.reason?.rawValue ?? report.outcome)")
         }
         // Push Kit's own result code, from the answer (a success has no reason to carry it).
-        let answer = (report.body.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: Any]
+        let answer = report.body.flatMap { JSON.object($0.utf8) }
         let words = "\(status) \(answer?["code"] as? String ?? report.detail ?? "")"
         switch report.classified {
         case .delivered, .dead:

@@ -1,4 +1,5 @@
 import Foundation
+import PushProtocol
 
 /// A Huawei Push Kit answer body, the same for HMS Core v1 (`huawei`) and HarmonyOS v3
 /// (`harmony`): `{"code": "80000000", "msg": "Success", "requestId": "…"}`.
@@ -22,11 +23,11 @@ struct PushKitAnswer: Equatable {
     /// Nil when the body is not a JSON object (a proxy's HTML page, an empty 503).
     init?(_ body: [UInt8]) {
         guard !body.isEmpty,
-              let root = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
+              let root = JSON.object(body) else { return nil }
         code = (root["code"] as? String) ?? (root["code"] as? NSNumber)?.stringValue
         refusedTokens = [:]
         guard let msg = root["msg"] as? String, msg.hasPrefix("{"),
-              let inner = try? JSONSerialization.jsonObject(with: Data(msg.utf8)) as? [String: Any] else { return }
+              let inner = JSON.object(msg.utf8) else { return }
         for token in inner["illegal_tokens"] as? [String] ?? [] { refusedTokens[token] = "illegal_token" }
         for (reason, tokens) in inner["illegalTokens"] as? [String: Any] ?? [:] {
             for token in tokens as? [String] ?? [] { refusedTokens[token] = reason }

@@ -1,5 +1,6 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 
 /// The parts of a Huawei service-account JSON file (AppGallery Connect / API Console,
 /// "service account key") that the HarmonyOS Push Kit JWT needs: `key_id`, `sub_account`,
@@ -15,7 +16,7 @@ package struct HarmonyServiceAccount: Sendable {
     }
 
     package init(json: [UInt8]) throws(Invalid) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+        guard let object = JSON.object(json) else {
             throw Invalid(description: "not a JSON object")
         }
         guard let keyID = object["key_id"] as? String, !keyID.isEmpty,
