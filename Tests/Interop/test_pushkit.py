@@ -12,24 +12,12 @@ import time
 import jwt
 import pytest
 
-from mockproviders_helper import MockProviders
 from pushnode_node import Node, wait_for
-from test_check_live import by_name, check_live
-from test_delivery_e2e import BUNDLE, body_of, headers_of, node_env, received, setup_pair, uid
+# The mock providers and their per-test reset are test_check_live's fixtures, shared rather than restated.
+from test_check_live import by_name, check_live, clean_mock, mock  # noqa: F401 (pytest fixtures)
+from test_delivery_e2e import body_of, headers_of, node_env, received, setup_pair, uid
 
 AUDIENCE = "https://oauth-login.cloud.huawei.com/oauth2/v3/token"
-
-
-@pytest.fixture(scope="module")
-def mock(tmp_path_factory):
-    with MockProviders(tmp_path_factory.mktemp("mock"), "--apns-bundle", BUNDLE) as m:
-        yield m
-
-
-@pytest.fixture(autouse=True)
-def clean_mock(mock):
-    yield
-    mock.reset()
 
 
 def pushkit_env(mock, **extra):

@@ -12,7 +12,6 @@ final class H2Request {
     let completion: Completion
 
     /// Streams opened so far for it.
-    var attempts = 0
     /// The stream of the current attempt (0 while queued).
     var streamID: Int32 = 0
     /// Body bytes handed to nghttp2 so far in this attempt.
@@ -34,7 +33,6 @@ final class H2Request {
 
     /// Forgets what an earlier attempt received.
     func startAttempt(stream: Int32) {
-        attempts += 1
         streamID = stream
         bodyOffset = 0
         status = nil
