@@ -3,7 +3,7 @@ import Foundation
 /// Reads `config.yaml` (or nothing: the embedded default), applies `PUSHNODE_*` environment
 /// overrides (the variable wins over the file), and validates.
 ///
-/// Unknown keys are warnings; values of the wrong type or form are errors naming the key (and
+/// Unknown keys are warnings (in an `apps` entry, errors: `ConfigLoader+Apps.swift`); values of the wrong type or form are errors naming the key (and
 /// the variable, when the value came from one). Values of free-form string keys are never
 /// repeated in messages, since some (`storage.url`) may hold secrets.
 package enum ConfigLoader {
@@ -38,9 +38,13 @@ package enum ConfigLoader {
         var scalars: [String: String] = [:]
         var issues: [String] = []
         var warnings: [String] = []
+        var appsPair: YAMLNode.Pair?
         if !root.isNull {
-            guard case .mapping(let pairs) = root else { throw ConfigError(["config must be a mapping of keys"]) }
-            flatten(pairs, prefix: "", keys: keys, into: &scalars, issues: &issues, warnings: &warnings)
+            guard case .mapping(var pairs) = root else { throw ConfigError(["config must be a mapping of keys"]) }
+            if let at = pairs.firstIndex(where: { $0.key == "apps" }) { appsPair = pairs.remove(at: at) }
+            var unknown: [UnknownKey] = []
+            flatten(pairs, prefix: "", keys: keys, into: &scalars, issues: &issues, unknown: &unknown)
+            warnings += unknown.map { "unknown config key \($0.path) (line \($0.line)) ignored" }
         }
 
         var config = NodeConfig()
@@ -54,14 +58,23 @@ package enum ConfigLoader {
                 issues.append("\(name): \(error.message)")
             }
         }
+        config.apps = apps(appsPair?.value, line: appsPair?.line ?? 0, base: config, environment: environment,
+                           issues: &issues, warnings: &warnings)
         validate(config, issues: &issues, warnings: &warnings)
         guard issues.isEmpty else { throw ConfigError(issues) }
         return Loaded(config: config, warnings: warnings)
     }
 
+    /// A key `flatten` does not know, for the caller to judge (a warning at the top level, an
+    /// error in an `apps` entry).
+    struct UnknownKey {
+        var path: String
+        var line: Int
+    }
+
     /// Collects `section.key → scalar text` for known keys; nulls are left out (= default).
-    private static func flatten(_ pairs: [YAMLNode.Pair], prefix: String, keys: [ConfigKey],
-                                into scalars: inout [String: String], issues: inout [String], warnings: inout [String]) {
+    static func flatten(_ pairs: [YAMLNode.Pair], prefix: String, keys: [ConfigKey],
+                        into scalars: inout [String: String], issues: inout [String], unknown: inout [UnknownKey]) {
         var seen: Set<String> = []
         for pair in pairs {
             let path = prefix.isEmpty ? pair.key : prefix + "." + pair.key
@@ -77,13 +90,13 @@ package enum ConfigLoader {
             case .scalar(let text, _) where isKey:
                 scalars[path] = text
             case .mapping(let inner) where isSection:
-                flatten(inner, prefix: path, keys: keys, into: &scalars, issues: &issues, warnings: &warnings)
+                flatten(inner, prefix: path, keys: keys, into: &scalars, issues: &issues, unknown: &unknown)
             case _ where isKey:
                 issues.append("\(path): expected a single value (line \(pair.line))")
             case _ where isSection:
                 issues.append("\(path): expected a mapping of keys (line \(pair.line))")
             default:
-                warnings.append("unknown config key \(path) (line \(pair.line)) ignored")
+                unknown.append(UnknownKey(path: path, line: pair.line))
             }
         }
     }

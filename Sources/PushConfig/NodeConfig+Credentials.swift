@@ -20,24 +20,27 @@ extension NodeConfig {
             }
             return text
         }
-        if let text = read("fcm.credentialsPath", fcm.credentialsPath) {
-            let object = JSON.object(text.utf8)
-            if object?["client_email"] is String == false || object?["private_key"] is String == false {
-                issues.append("fcm.credentialsPath: \(fcm.credentialsPath) is not a service-account JSON (client_email and private_key required)")
+        for (index, app) in allApps.enumerated() {
+            let prefix = Self.keyPrefix(ofApp: index)
+            if let text = read(prefix + "fcm.credentialsPath", app.fcm.credentialsPath) {
+                let object = JSON.object(text.utf8)
+                if object?["client_email"] is String == false || object?["private_key"] is String == false {
+                    issues.append("\(prefix)fcm.credentialsPath: \(app.fcm.credentialsPath) is not a service-account JSON (client_email and private_key required)")
+                }
             }
-        }
-        if let text = read("harmony.serviceAccountPath", harmony.serviceAccountPath) {
-            let object = JSON.object(text.utf8)
-            if ["key_id", "sub_account", "private_key"].contains(where: { object?[$0] is String == false }) {
-                issues.append("harmony.serviceAccountPath: \(harmony.serviceAccountPath) is not a Huawei service-account JSON "
-                              + "(key_id, sub_account and private_key required)")
+            if let text = read(prefix + "harmony.serviceAccountPath", app.harmony.serviceAccountPath) {
+                let object = JSON.object(text.utf8)
+                if ["key_id", "sub_account", "private_key"].contains(where: { object?[$0] is String == false }) {
+                    issues.append("\(prefix)harmony.serviceAccountPath: \(app.harmony.serviceAccountPath) is not a Huawei service-account JSON "
+                                  + "(key_id, sub_account and private_key required)")
+                }
             }
-        }
-        if let text = read("apns.keyPath", apns.keyPath), !text.contains("-----BEGIN PRIVATE KEY-----") {
-            issues.append("apns.keyPath: \(apns.keyPath) is not a PEM private key (.p8)")
-        }
-        if let text = read("webpush.vapidKeyPath", webpush.vapidKeyPath), !text.contains("PRIVATE KEY-----") {
-            issues.append("webpush.vapidKeyPath: \(webpush.vapidKeyPath) is not a PEM private key")
+            if let text = read(prefix + "apns.keyPath", app.apns.keyPath), !text.contains("-----BEGIN PRIVATE KEY-----") {
+                issues.append("\(prefix)apns.keyPath: \(app.apns.keyPath) is not a PEM private key (.p8)")
+            }
+            if let text = read(prefix + "webpush.vapidKeyPath", app.webpush.vapidKeyPath), !text.contains("PRIVATE KEY-----") {
+                issues.append("\(prefix)webpush.vapidKeyPath: \(app.webpush.vapidKeyPath) is not a PEM private key")
+            }
         }
         if let text = read("tls.caFile", tls.caFile), !text.contains("-----BEGIN CERTIFICATE-----") {
             issues.append("tls.caFile: \(tls.caFile) holds no PEM certificate")

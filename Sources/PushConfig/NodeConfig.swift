@@ -29,6 +29,9 @@ package struct NodeConfig: Sendable, Equatable {
     package var webpush = WebPush()
     package var huawei = Huawei()
     package var harmony = Harmony()
+    /// `apps`: the apps beside `default` (whose credentials are the top-level provider
+    /// sections), each with its own provider sections (`NodeConfig+Apps.swift`).
+    package var apps: [App] = []
     package var tls = TLS()
     package var anysync = AnySync()
     /// `rateLimits.*` (an extension of PROTOCOL §7).
@@ -107,6 +110,15 @@ package struct NodeConfig: Sendable, Equatable {
         package var topic = ""
         package var useSandbox = false
         package var host = ""
+        /// `apns.developmentHost`: where registrations with `environment: development` go when
+        /// set (beside `host` for production), e.g. a second mock; empty = as `host` decides.
+        package var developmentHost = ""
+        /// `apns.tokenRenewal`, seconds: a provider token this old is renewed (APNs refuses one
+        /// older than an hour).
+        package var tokenRenewal: Double = 50 * 60
+        /// `apns.tokenMinInterval`, seconds: a key's token is never renewed again within this,
+        /// except once after APNs refused it (Apple: 20 minutes, else `TooManyProviderTokenUpdates`).
+        package var tokenMinInterval: Double = 20 * 60
         /// All four credentials are set.
         package var isConfigured: Bool { missingKeys.isEmpty }
         /// The credential keys that are unset, e.g. `["apns.teamId"]`.
@@ -200,35 +212,29 @@ package struct NodeConfig: Sendable, Equatable {
 }
 
 extension NodeConfig {
-    /// The platforms whose provider has credentials (PROTOCOL §7): FCM → android, ios; all four
-    /// APNs keys → apns, apns_voip; `huawei.appId` and `clientSecret` → huawei;
-    /// `harmony.projectId` and `serviceAccountPath` → harmony; Web Push always (a VAPID key is
-    /// generated when none is set).
-    package var enabledPlatforms: Set<Platform> {
-        var platforms: Set<Platform> = [.webpush]
-        if fcm.isConfigured { platforms.formUnion(Provider.fcm.platforms) }
-        if apns.isConfigured { platforms.formUnion(Provider.apns.platforms) }
-        if huawei.isConfigured { platforms.insert(.huawei) }
-        if harmony.isConfigured { platforms.insert(.harmony) }
-        return platforms
-    }
+    /// The platforms of the app `default` (PROTOCOL §7): FCM → android, ios; all four APNs keys →
+    /// apns, apns_voip; `huawei.appId` and `clientSecret` → huawei; `harmony.projectId` and
+    /// `serviceAccountPath` → harmony; Web Push always (a VAPID key is generated when none is set).
+    package var enabledPlatforms: Set<Platform> { allApps[0].enabledPlatforms }
 
-    /// One record per provider left off for lack of credentials, to log once at start.
+    /// The platforms some app has credentials for: the providers the engine needs.
+    package var anyAppPlatforms: Set<Platform> { allApps.reduce(into: []) { $0.formUnion($1.enabledPlatforms) } }
+
+    /// One record per provider an app has no credentials for, to log once at start.
     package var unconfiguredProviderWarnings: [LogRecord] {
         var records: [LogRecord] = []
-        if !fcm.isConfigured {
-            records.append(LogRecord(.warn, "provider", ["provider": "fcm", "state": "disabled",
-                                                         "reason": "fcm.credentialsPath unset", "platforms": "android,ios"]))
-        }
-        if !apns.isConfigured {
-            records.append(LogRecord(.warn, "provider", ["provider": "apns", "state": "disabled",
-                                                         "reason": "\(apns.missingKeys.joined(separator: ",")) unset",
-                                                         "platforms": "apns,apns_voip"]))
-        }
-        for (provider, missing) in [("huawei", huawei.missingKeys), ("harmony", harmony.missingKeys)] where !missing.isEmpty {
-            records.append(LogRecord(.warn, "provider", ["provider": "\(provider)", "state": "disabled",
-                                                         "reason": "\(missing.joined(separator: ",")) unset",
-                                                         "platforms": "\(provider)"]))
+        for (index, app) in allApps.enumerated() {
+            let prefix = Self.keyPrefix(ofApp: index)
+            for provider in Provider.allCases {
+                let missing = app.missingKeys(provider)
+                guard !missing.isEmpty else { continue }
+                var fields: [LogField] = []
+                if !app.isDefault { fields.append(LogField("app", .string(app.id))) }
+                records.append(LogRecord(.warn, "provider", fields + [
+                    LogField("provider", .string(provider.rawValue)), LogField("state", "disabled"),
+                    LogField("reason", .string(missing.map { prefix + $0 }.joined(separator: ",") + " unset")),
+                    LogField("platforms", .string(provider.platforms.map(\.rawValue).joined(separator: ",")))]))
+            }
         }
         return records
     }

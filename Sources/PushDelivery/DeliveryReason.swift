@@ -40,6 +40,7 @@ package struct DeliveryReason: Sendable, Equatable, CustomStringConvertible {
         package static let encryptionFailed: Code = "gateway.encryption_failed"
         package static let credentialsUnavailable: Code = "gateway.credentials_unavailable"
         package static let unsupportedKind: Code = "gateway.unsupported_kind"
+        package static let appUnconfigured: Code = "gateway.app_unconfigured"
 
         // The retry policy gave up.
         package static let attemptsExhausted: Code = "delivery.attempts_exhausted"

@@ -19,6 +19,9 @@ package enum GatewayError: Error, Sendable, Equatable {
     /// The platform never takes this kind (only calls go to `apns_voip`: iOS kills an app
     /// that receives a PushKit push without reporting a call).
     case unsupportedKind
+    /// The registration's app has no credentials for this provider on this node (an app removed
+    /// from `apps`, or stored by an older node): never sent with another app's credentials.
+    case appUnconfigured
 
     /// The outcome to record for this failure.
     package var outcome: DeliveryOutcome {
@@ -32,6 +35,7 @@ package enum GatewayError: Error, Sendable, Equatable {
         case .encryptionFailed: return .rejected(DeliveryReason(.encryptionFailed))
         case .credentialsUnavailable: return .auth(DeliveryReason(.credentialsUnavailable), .refresh)
         case .unsupportedKind: return .rejected(DeliveryReason(.unsupportedKind))
+        case .appUnconfigured: return .rejected(DeliveryReason(.appUnconfigured))
         }
     }
 }

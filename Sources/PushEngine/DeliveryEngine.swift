@@ -6,8 +6,8 @@ import PushProtocol
 import PushStore
 import PushSupport
 
-/// Drains the durable outbox to the providers: one `ProviderLane` per provider with
-/// credentials, a wakeup when a Notify commits, and a periodic purge of expired rows.
+/// Drains the durable outbox to the providers: one `ProviderLane` per provider and app with
+/// credentials (`LaneKey`), a wakeup when a Notify commits, and a periodic purge of expired rows.
 ///
 /// Crash safety comes from the store: a claim carries a lease, and rows a previous process
 /// claimed are due again when the store opens, so after `kill -9` every unfinished delivery
@@ -48,19 +48,28 @@ package final class DeliveryEngine: LongRunning {
 
     }
 
-    /// A provider the engine delivers for.
+    /// A provider the engine delivers for, for one app.
     package struct Route: Sendable {
         package var gateway: any PushGateway
         /// Nil for Web Push (VAPID is signed per origin inside its gateway).
         package var credentials: (any ProviderCredentials)?
+        /// The app whose credentials these are.
+        package var app: String
+        /// Whose deliveries its lane claims (`AppFilter`): `.all` on a node without `apps`.
+        package var claims: AppFilter
 
-        package init(gateway: any PushGateway, credentials: (any ProviderCredentials)?) {
+        package init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, app: String = LaneKey.defaultApp,
+                    claims: AppFilter = .all) {
             self.gateway = gateway
             self.credentials = credentials
+            self.app = app
+            self.claims = claims
         }
+
+        package var lane: LaneKey { LaneKey(gateway.provider, app: app) }
     }
 
-    private let lanes: [Provider: ProviderLane]
+    private let lanes: [LaneKey: ProviderLane]
     private let transport: any DeliveryTransport
     private let log: LogSink
     private let clock: EngineClock
@@ -74,18 +83,17 @@ package final class DeliveryEngine: LongRunning {
     package init(store: any OutboxStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
                 metrics: MetricsRegistry, log: LogSink, clock: EngineClock = .system) {
         let deliveryMetrics = DeliveryMetrics(registry: metrics)
-        let providers = routes.map(\.gateway.provider)
-        let health = ProviderHealth(providers: providers, gauge: deliveryMetrics.healthy)
+        let health = ProviderHealth(lanes: routes.map(\.lane), gauge: deliveryMetrics.healthy)
         let summary = DeliverySummary(monotonic: clock.monotonic)
         let activity = DeliveryActivity()
         let settings = LaneStateMachine.Settings(
             policy: configuration.policy, maxInFlight: configuration.maxInFlight, claimBatch: configuration.claimBatch,
             pollInterval: configuration.pollInterval, credentialRetry: configuration.credentialRetry,
             claimRenewInterval: configuration.claimRenewInterval)
-        var lanes: [Provider: ProviderLane] = [:]
+        var lanes: [LaneKey: ProviderLane] = [:]
         for route in routes {
-            lanes[route.gateway.provider] = ProviderLane(
-                gateway: route.gateway, credentials: route.credentials, store: store, transport: transport,
+            lanes[route.lane] = ProviderLane(
+                key: route.lane, claims: route.claims, gateway: route.gateway, credentials: route.credentials, store: store, transport: transport,
                 settings: settings, requestTimeout: configuration.requestTimeout, metrics: deliveryMetrics,
                 health: health, summary: summary, activity: activity, log: log, clock: clock)
         }
@@ -106,12 +114,16 @@ package final class DeliveryEngine: LongRunning {
         self.health = health
         self.summary = summary
         self.activity = activity
-        DeliveryMetrics.registerOutboxGauges(registry: metrics, providers: Provider.allCases.filter { lanes[$0] != nil },
+        let providers = Set(lanes.keys.map(\.provider))
+        DeliveryMetrics.registerOutboxGauges(registry: metrics, providers: Provider.allCases.filter(providers.contains),
                                              store: store, clock: clock)
     }
 
     /// The providers with a lane.
-    package var providers: Set<Provider> { Set(lanes.keys) }
+    package var providers: Set<Provider> { Set(lanes.keys.map(\.provider)) }
+
+    /// Every lane, providers in `Provider.allCases` order, `default` first.
+    package var laneKeys: [LaneKey] { lanes.keys.sorted() }
 
     package func start() {
         lanes.values.forEach { $0.start() }
@@ -120,11 +132,16 @@ package final class DeliveryEngine: LongRunning {
 
     /// Deliveries were queued for `providers`: their lanes claim now rather than at the next poll.
     package func wake(_ providers: Set<Provider>) {
-        for provider in providers { lanes[provider]?.wake() }
+        for (key, lane) in lanes where providers.contains(key.provider) { lane.wake() }
     }
 
     /// Requests awaiting an answer, per provider.
-    package var inFlight: [Provider: Int] { lanes.mapValues(\.requestsInFlight) }
+    package var inFlight: [Provider: Int] {
+        lanes.reduce(into: [:]) { $0[$1.key.provider, default: 0] += $1.value.requestsInFlight }
+    }
+
+    /// Requests awaiting an answer, per lane.
+    package var inFlightByLane: [LaneKey: Int] { lanes.mapValues(\.requestsInFlight) }
 
     /// Stops claiming, purging and summarizing; the tries in flight go on.
     package func stop() {

@@ -3,7 +3,8 @@ import PushMetrics
 import PushProtocol
 import PushStore
 
-/// The delivery engine's `/metrics` families (`pushnode_*`).
+/// The delivery engine's `/metrics` families (`pushnode_*`); each lane's series carry its
+/// `provider` and `app` (PROTOCOL §10).
 package struct DeliveryMetrics: Sendable {
     /// `outcome`: a `TryOutcome`.
     let deliveries: Counter
@@ -18,24 +19,24 @@ package struct DeliveryMetrics: Sendable {
     package init(registry: MetricsRegistry) {
         deliveries = registry.counter("pushnode_deliveries_total",
                                       help: "Delivery tries by provider and outcome (\(TryOutcome.allCases.map(\.rawValue).joined(separator: ", "))).",
-                                      labels: ["provider", "outcome"])
+                                      labels: ["provider", "app", "outcome"])
         sendSeconds = registry.histogram("pushnode_delivery_send_seconds",
                                          help: "Time from sending a push to the provider's answer.",
-                                         labels: ["provider"])
+                                         labels: ["provider", "app"])
         deliveredAfter = registry.histogram("pushnode_delivery_latency_seconds",
                                             help: "Time from accepting the Notify to the provider's answer that delivered it (queueing and retries included).",
-                                            labels: ["provider"], buckets: Self.latencyBuckets)
+                                            labels: ["provider", "app"], buckets: Self.latencyBuckets)
         credentialRefreshes = registry.counter("pushnode_credential_refreshes_total",
                                                help: "Provider credentials minted (FCM access tokens, APNs provider JWTs).",
-                                               labels: ["provider"])
+                                               labels: ["provider", "app"])
         pruned = registry.counter("pushnode_registrations_pruned_total",
                                   help: "Registrations deleted because the provider called them dead, by reason.",
-                                  labels: ["provider", "reason"])
+                                  labels: ["provider", "app", "reason"])
         healthy = registry.gauge("pushnode_provider_healthy",
                                  help: "1 while the provider accepts our credentials and configuration, 0 when not.",
-                                 labels: ["provider"])
+                                 labels: ["provider", "app"])
         inFlight = registry.gauge("pushnode_deliveries_in_flight", help: "Requests sent and not yet answered.",
-                                  labels: ["provider"])
+                                  labels: ["provider", "app"])
     }
 
     /// 5 ms to 30 min: fine below a second (the node's own share), then the retry backoffs.

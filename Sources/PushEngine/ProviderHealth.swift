@@ -26,39 +26,51 @@ package final class ProviderHealth: Sendable {
         package var since: Date
     }
 
-    private let statuses: Protected<[Provider: Status]>
-    private let failures = Protected<[Provider: Failure]>([:])
+    private let statuses: Protected<[LaneKey: Status]>
+    private let failures = Protected<[LaneKey: Failure]>([:])
     private let gauge: Gauge?
 
-    package init(providers: [Provider], gauge: Gauge?, now: Date = Date()) {
-        self.gauge = gauge
-        statuses = Protected(Dictionary(uniqueKeysWithValues: providers.map { ($0, Status(state: .healthy, since: now)) }))
-        for provider in providers { gauge?.set(1, provider.rawValue) }
+    /// The providers of the app `default`.
+    package convenience init(providers: [Provider], gauge: Gauge?, now: Date = Date()) {
+        self.init(lanes: providers.map { LaneKey($0) }, gauge: gauge, now: now)
     }
 
-    /// Records `state` at `now`; a state already held keeps its first time and reason.
-    package func set(_ provider: Provider, _ state: State, reason: DeliveryReason? = nil, at now: Date = Date()) {
+    /// One health per lane: each app's provider is healthy or not on its own.
+    package init(lanes: [LaneKey], gauge: Gauge?, now: Date = Date()) {
+        self.gauge = gauge
+        statuses = Protected(Dictionary(uniqueKeysWithValues: lanes.map { ($0, Status(state: .healthy, since: now)) }))
+        for lane in lanes { gauge?.set(1, lane.provider.rawValue, lane.app) }
+    }
+
+    /// Records `state` of `provider` for `app` at `now`; a state already held keeps its first time and reason.
+    package func set(_ provider: Provider, app: String = LaneKey.defaultApp, _ state: State, reason: DeliveryReason? = nil,
+                     at now: Date = Date()) {
+        let lane = LaneKey(provider, app: app)
         let changed = statuses.withLock { statuses -> Bool in
-            guard statuses[provider]?.state != state else { return false }
-            statuses[provider] = Status(state: state, reason: state == .healthy ? nil : reason, since: now)
+            guard statuses[lane]?.state != state else { return false }
+            statuses[lane] = Status(state: state, reason: state == .healthy ? nil : reason, since: now)
             return true
         }
-        if changed { gauge?.set(state == .healthy ? 1 : 0, provider.rawValue) }
+        if changed { gauge?.set(state == .healthy ? 1 : 0, provider.rawValue, app) }
     }
 
-    package func state(of provider: Provider) -> State? { statuses.withLock { $0[provider]?.state } }
+    package func state(of provider: Provider, app: String = LaneKey.defaultApp) -> State? {
+        statuses.withLock { $0[LaneKey(provider, app: app)]?.state }
+    }
 
-    /// Remembers a try of `provider` that did not deliver (retried, dead, rejected, expired) as its
+    /// Remembers a try that did not deliver (retried, dead, rejected, expired) as the lane's
     /// last failure; the status page shows it next to the state.
-    package func recordFailure(_ provider: Provider, reason: String, at date: Date) {
-        failures.withLock { $0[provider] = Failure(reason: reason, at: date) }
+    package func recordFailure(_ provider: Provider, app: String = LaneKey.defaultApp, reason: String, at date: Date) {
+        failures.withLock { $0[LaneKey(provider, app: app)] = Failure(reason: reason, at: date) }
     }
 
-    /// The last failure per provider (absent before the first).
-    package var lastFailures: [Provider: Failure] { failures.withLock { $0 } }
+    /// The last failure per lane (absent before the first).
+    package var lastFailures: [LaneKey: Failure] { failures.withLock { $0 } }
 
-    package func status(of provider: Provider) -> Status? { statuses.withLock { $0[provider] } }
+    package func status(of provider: Provider, app: String = LaneKey.defaultApp) -> Status? {
+        statuses.withLock { $0[LaneKey(provider, app: app)] }
+    }
 
-    /// Provider → status, for `/readyz` and the status page.
-    package var snapshot: [Provider: Status] { statuses.withLock { $0 } }
+    /// Lane → status, for `/readyz` and the status page.
+    package var snapshot: [LaneKey: Status] { statuses.withLock { $0 } }
 }

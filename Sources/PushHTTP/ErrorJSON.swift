@@ -48,7 +48,7 @@ package enum ErrorJSON {
     /// A refusal of the service; a storage failure is `storageUnavailable`.
     package static func response(_ error: ServiceError) -> HTTPResponse {
         switch error {
-        case .refused(let refusal): return response(refusal.code, refusal.message, field: refusal.field)
+        case .refused(let refusal): return response(refusal.code, refusal.message, field: refusal.field, retryAfter: refusal.retryAfter)
         case .storageFailed: return storageUnavailable
         }
     }

@@ -17,6 +17,9 @@ package enum RouteTable {
         APIRoute("POST", "/v1/tokens/revoke", .revokeToken) { service, request, caller in
             try service.revokeToken(body(request), caller: caller)
         },
+        APIRoute("POST", "/v1/tokens/test", .testToken) { service, request, caller in
+            try service.testToken(body(request), caller: caller)
+        },
         APIRoute("POST", "/v1/spaces", .createSpace) { service, request, caller in
             try service.createSpace(body(request), caller: caller)
         },

@@ -80,9 +80,9 @@ extension LiveCheck {
     }
 
     /// The VAPID key a start would use.
-    static func webPush(config: NodeConfig) -> Result {
+    static func webPush(config: NodeConfig, app: NodeConfig.App? = nil) -> Result {
         do {
-            guard let key = try VAPIDKeyFile.loadExisting(config: config) else {
+            guard let key = try VAPIDKeyFile.loadExisting(app: app ?? config.allApps[0], config: config) else {
                 let place = config.storage.driver == .postgres ? "in the database" : "in dataDir"
                 return Result("webpush", ok: true, "no VAPID key yet: the first start generates one \(place)")
             }

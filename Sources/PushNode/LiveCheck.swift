@@ -31,16 +31,23 @@ package enum LiveCheck {
         }
     }
 
-    /// Every check that applies to `config`, in the table's order.
+    /// Every check that applies to `config`, in the table's order; the provider checks once per
+    /// app (PROTOCOL §10), named `fcm@chat` for an app of `apps`.
     package static func run(config: NodeConfig) -> [Result] {
         var results: [Result] = []
-        if config.enabledPlatforms.contains(.android) { results.append(fcm(config: config)) }
-        if config.enabledPlatforms.contains(.apns) { results.append(apns(config: config)) }
-        for platform in [Platform.huawei, .harmony] where config.enabledPlatforms.contains(platform) {
-            results.append(pushKit(platform, config: config))
+        for app in config.allApps {
+            let alone = config.alone(app)
+            var checks: [Result] = []
+            if app.enabledPlatforms.contains(.android) { checks.append(fcm(config: alone)) }
+            if app.enabledPlatforms.contains(.apns) { checks.append(apns(config: alone)) }
+            for platform in [Platform.huawei, .harmony] where app.enabledPlatforms.contains(platform) {
+                checks.append(pushKit(platform, config: alone))
+            }
+            if app.isDefault, config.storage.driver == .postgres { checks.append(postgres(config: config)) }
+            checks.append(webPush(config: config, app: app))
+            if !app.isDefault { checks = checks.map { Result("\($0.name)@\(app.id)", ok: $0.ok, $0.detail) } }
+            results += checks
         }
-        if config.storage.driver == .postgres { results.append(postgres(config: config)) }
-        results.append(webPush(config: config))
         return results
     }
 }

@@ -24,13 +24,13 @@ package final class Node: Sendable {
         /// Opens storage and builds the service (and delivery) for the enabled platforms; called
         /// once by `start`, with the node's metrics registry, log and storage health (for the service).
         package var openBackend: @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink, StorageHealth) throws -> NodeBackend
-        /// The VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
-        package var vapidPublicKey: @Sendable (NodeConfig) throws -> String
+        /// An app's VAPID public key for `/v1/capabilities` (base64url uncompressed P-256).
+        package var vapidPublicKey: @Sendable (NodeConfig, NodeConfig.App) throws -> String
         /// A replay cache shared with other nodes (postgres mode); nil keeps the in-memory one.
         package var replayCache: @Sendable (NodeConfig) throws -> (any ReplayCache)?
 
         package init(openBackend: @escaping @Sendable (NodeConfig, Set<Platform>, MetricsRegistry, LogSink, StorageHealth) throws -> NodeBackend,
-                    vapidPublicKey: @escaping @Sendable (NodeConfig) throws -> String,
+                    vapidPublicKey: @escaping @Sendable (NodeConfig, NodeConfig.App) throws -> String,
                     replayCache: @escaping @Sendable (NodeConfig) throws -> (any ReplayCache)? = { _ in nil }) {
             self.openBackend = openBackend
             self.vapidPublicKey = vapidPublicKey
@@ -107,9 +107,14 @@ package final class Node: Sendable {
             throw StartError(description: "dataDir: cannot create \(config.dataDir): \(error.localizedDescription)")
         }
         let platforms = config.enabledPlatforms
-        let vapidKey: String
-        do { vapidKey = try dependencies.vapidPublicKey(config) } catch {
-            throw StartError(description: "webpush.vapidKeyPath: \(error)")
+        var apps: [Capabilities.App] = []
+        for (index, app) in config.allApps.enumerated() {
+            do {
+                apps.append(Capabilities.App(id: app.id, platforms: app.enabledPlatforms,
+                                             vapidPublicKey: try dependencies.vapidPublicKey(config, app)))
+            } catch {
+                throw StartError(description: "\(NodeConfig.keyPrefix(ofApp: index))webpush.vapidKeyPath: \(error)")
+            }
         }
         let peerKey: Ed25519.KeyPair?
         do { peerKey = config.anysync.listen == nil ? nil : try AnySyncPeerKey.loadOrCreate(config: config) } catch {
@@ -129,7 +134,7 @@ package final class Node: Sendable {
                                               storage.isAvailable || (state.withLock { $0.backend }?.service?.probeStorage() ?? false)
                                           },
                                           status: { [state, startedAt] in state.withLock { $0.backend }?.status?(startedAt) })
-        let router = makeRouter(operations: operations, platforms: platforms, vapidKey: vapidKey,
+        let router = makeRouter(operations: operations, apps: apps,
                                 replayCache: ownReplayCache, shared: sharedReplayCache != nil, peerID: peerKey.map { PeerID.string(publicKey: $0.publicKey) })
         try startListeners(router: router, operations: operations)
 
@@ -158,10 +163,12 @@ package final class Node: Sendable {
                              "platforms": "\(Platform.allCases.filter(platforms.contains).map(\.rawValue).joined(separator: ","))"])
     }
 
-    private func makeRouter(operations: OperationsRoutes, platforms: Set<Platform>, vapidKey: String,
+    /// `apps`: every app, `default` first (its platforms and key are the top-level capabilities).
+    private func makeRouter(operations: OperationsRoutes, apps: [Capabilities.App],
                             replayCache: any ReplayCache, shared: Bool, peerID: String?) -> APIRouter {
-        let capabilities = Capabilities(version: Self.version, platforms: platforms, vapidPublicKey: vapidKey,
-                                        limits: config.limits, anysyncEnabled: peerID != nil, anysyncPeerID: peerID)
+        let capabilities = Capabilities(version: Self.version, platforms: apps[0].platforms,
+                                        vapidPublicKey: apps[0].vapidPublicKey ?? "", limits: config.limits,
+                                        anysyncEnabled: peerID != nil, anysyncPeerID: peerID, apps: apps)
         // A shared replay cache lives in the store's database: its checks are store calls.
         let authenticator = RequestAuthenticator(clockSkew: config.auth.clockSkew,
                                                  replayCache: replayCache, storage: shared ? storage : nil)

@@ -15,7 +15,7 @@ extension Node.Dependencies {
         openBackend: { config, platforms, metrics, log, storage in
             try NodeAssembly.openBackend(config: config, platforms: platforms, metrics: metrics, log: log, storage: storage)
         },
-        vapidPublicKey: { config in try VAPIDKeyFile.loadOrCreate(config: config).publicKeyBase64URL },
+        vapidPublicKey: { config, app in try VAPIDKeyFile.loadOrCreate(app: app, config: config).publicKeyBase64URL },
         replayCache: { config in try StoreFactory.replayCache(config: config) })
 }
 
@@ -24,8 +24,11 @@ enum NodeAssembly {
                             log: LogSink, storage: StorageHealth) throws -> NodeBackend {
         let store = try StoreFactory.open(config: config)
         let engine: DeliveryEngine
+        let testPush: RegistrationTestPush
         do {
-            let assembly = try DeliveryAssembly(config: config, platforms: platforms)
+            let assembly = try DeliveryAssembly(config: config, platforms: config.anyAppPlatforms,
+                                                sharedCredentials: store as? any SharedCredentialStore)
+            testPush = RegistrationTestPush(routes: assembly.routes, transport: assembly.transport, store: store, log: log)
             assembly.transport.registerMetrics(in: metrics)
             var configuration = DeliveryEngine.Configuration(config.delivery)
             configuration.claimRenewInterval = max(0.5, config.storage.claimLease / 3)
@@ -36,10 +39,14 @@ enum NodeAssembly {
             store.close()
             throw error
         }
-        let service = PushService(store: store, configuration: .init(
+        var configuration = PushService.Configuration(
             limits: config.limits, requireSpaceRegistration: config.spaces.requireRegistration,
-            enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
-            deliveriesQueued: { engine.wake($0) }), storageHealth: storage)
+            enabledPlatforms: platforms,
+            apps: Dictionary(uniqueKeysWithValues: config.apps.map { ($0.id, $0.enabledPlatforms) }),
+            allowPrivateEndpoints: config.webpush.allowPrivateEndpoints,
+            deliveriesQueued: { engine.wake($0) })
+        configuration.testPush = { testPush($0) }
+        let service = PushService(store: store, configuration: configuration, storageHealth: storage)
         ServiceMetrics.register(service, in: metrics)
         let routes = ServiceRoutes(service: service)
         // Deliveries queued by another node (PostgreSQL) wake this node's lanes too.

@@ -21,14 +21,14 @@ struct NodeStatusSource: Sendable {
         let queues = (try? store.outboxStatistics()) ?? [:]
         let health = engine.health.snapshot
         let failures = engine.health.lastFailures
-        let inFlight = engine.inFlight
-        let providers = Provider.allCases.filter(engine.providers.contains).map { provider in
+        let inFlight = engine.inFlightByLane
+        let providers = engine.laneKeys.map { lane in
             NodeStatus.ProviderRow(
-                provider: provider.rawValue, health: health[provider]?.state ?? .healthy,
-                queueDepth: queues[provider]?.depth ?? 0,
-                oldestAgeSeconds: queues[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0,
-                inFlight: inFlight[provider] ?? 0,
-                lastFailure: failures[provider].map { NodeStatus.Failure(reason: $0.reason, at: $0.at) })
+                provider: lane.provider.rawValue, health: health[lane]?.state ?? .healthy,
+                queueDepth: queues[lane.provider]?.depth ?? 0,
+                oldestAgeSeconds: queues[lane.provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0,
+                inFlight: inFlight[lane] ?? 0,
+                lastFailure: failures[lane].map { NodeStatus.Failure(reason: $0.reason, at: $0.at) }, app: lane.app)
         }
         let registrations = ((try? store.registrationCounts()) ?? [:]).reduce(into: [String: Int]()) { $0[$1.key.rawValue] = $1.value }
         let minutes = engine.activity.minutes(endingAt: now).map { NodeStatus.Minute(start: $0.start, counts: $0.counts) }

@@ -9,8 +9,8 @@ extension ProviderReadiness {
                   providerReason: status.reason?.detail, since: status.since)
     }
 
-    /// `/readyz`'s provider name → readiness, from the engine's snapshot.
-    static func byName(_ snapshot: [Provider: ProviderHealth.Status]) -> [String: ProviderReadiness] {
-        Dictionary(uniqueKeysWithValues: snapshot.map { ($0.key.rawValue, ProviderReadiness($0.value)) })
+    /// `/readyz`'s lane name (`fcm`, `fcm@chat`) → readiness, from the engine's snapshot.
+    static func byName(_ snapshot: [LaneKey: ProviderHealth.Status]) -> [String: ProviderReadiness] {
+        Dictionary(uniqueKeysWithValues: snapshot.map { ($0.key.name, ProviderReadiness($0.value)) })
     }
 }

@@ -1,9 +1,9 @@
-import Dispatch
 import Foundation
 import HTTPClient
 import PushConfig
 import PushCrypto
 import PushDelivery
+import PushEngine
 import PushProtocol
 import PushSupport
 
@@ -87,47 +87,24 @@ package enum TestPush {
                                                      attributes: [.posixPermissions: 0o700])
         }
         let assembly: DeliveryAssembly
-        do { assembly = try DeliveryAssembly(config: config, platforms: [target.platform], probe: probe) } catch {
+        do { assembly = try DeliveryAssembly(config: config, platforms: [target.platform], app: NodeConfig.App.defaultID, probe: probe) } catch {
             throw Failure(description: error.description)
         }
         defer { assembly.transport.shutdown() }
         guard let route = assembly.route(for: provider) else { throw Failure(description: "no gateway for \(provider.rawValue)") }
         let now = Date()
-        if let credentials = route.credentials, !credentials.prepare(now: now) {
-            return Report(provider: provider, classified: .auth(DeliveryReason(
-                .credentialsUnavailable, detail: credentials.lastFailure ?? "no credential could be minted (token endpoint or key)"),
-                .refresh))
-        }
         let job = DeliveryJob(
             outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
             registration: .init(registrationId: "test", platform: target.platform, token: target.token, p256dh: target.p256dh.flatMap { try? Base64.decodeURL($0) },
                                 auth: target.auth.flatMap { try? Base64.decodeURL($0) }, environment: target.environment),
             kind: target.kind, message: nil, groupId: nil, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(target.ttl)))
-        let request: OutboundRequest
-        do { request = try route.gateway.request(for: job, now: now) } catch {
-            return Report(provider: provider, classified: error.outcome)
-        }
-        let done = DispatchSemaphore(value: 0)
-        let box = Protected<Result<ProviderAnswer, TransportFailure>?>(nil)
-        assembly.transport.send(request, provider: provider, timeout: .seconds(30)) { result in
-            box.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        switch box.withLock({ $0 }) {
-        case .success(let answer):
-            var result = Report(provider: provider, classified: route.gateway.classify(answer, now: Date()))
-            result.status = answer.status
-            result.body = shortened(answer.body, hiding: target.token)
-            return result
-        case .failure(let error):
-            var result = Report(provider: provider, classified: error.outcome)
-            result.transportError = error.code.rawValue
-            return result
-        case nil:
-            throw Failure(description: "no answer")
-        }
+        let exchange = Self.exchange(job, route: route, transport: assembly.transport, timeout: .seconds(30))
+        var result = Report(provider: provider, classified: exchange.outcome)
+        result.status = exchange.answer?.status
+        result.body = exchange.answer.map { shortened($0.body, hiding: target.token) }
+        result.transportError = exchange.failure?.code.rawValue
+        return result
     }
 
     /// UTF-8 text of the body without the token, at most `bodyLimit` characters.

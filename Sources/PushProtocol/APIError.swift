@@ -32,6 +32,10 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let tooLarge: Code = "request.too_large"
         public static let rateLimited: Code = "rate_limited"
         public static let platformDisabled: Code = "platform.disabled"
+        /// `appId` names no app this node is configured for (PROTOCOL §10).
+        public static let appUnknown: Code = "app.unknown"
+        /// `POST /v1/tokens/test`: no registration of that id belongs to the caller.
+        public static let registrationNotFound: Code = "registration.not_found"
         public static let `internal`: Code = "internal"
         /// A signed route called while storage is still opening at start.
         public static let unavailable: Code = "unavailable"

@@ -18,20 +18,29 @@ package final class PushService: Sendable {
         /// `spaces.requireRegistration`: topics of spaces the caller has not registered are refused at
         /// subscribe and dropped at Notify.
         package var requireSpaceRegistration: Bool
-        /// Platforms with credentials; registering a token for another is refused `platform.disabled`.
+        /// Platforms with credentials of the app `default`; registering a token for another is
+        /// refused `platform.disabled`.
         package var enabledPlatforms: Set<Platform>
+        /// The other configured apps (`apps` of config.yaml) and their platforms; an `appId` that
+        /// is neither `default` nor one of these is refused `app.unknown` (PROTOCOL §10).
+        package var apps: [String: Set<Platform>]
         /// `webpush.allowPrivateEndpoints`: admits `http://` and private endpoint hosts.
         package var allowPrivateEndpoints: Bool
         /// Called after a Notify's deliveries are committed, with their providers: the delivery
         /// engine's wakeup.
         package var deliveriesQueued: (@Sendable (Set<Provider>) -> Void)?
+        /// Sends one test push to a registration and waits for the provider's answer (bounded):
+        /// `POST /v1/tokens/test`, carried out by the delivery engine's routes. Nil: no engine
+        /// (the route answers `registration.not_found` for every id).
+        package var testPush: (@Sendable (Registration) -> TestTokenResponse)?
 
         package init(limits: Limits = .default, requireSpaceRegistration: Bool = false,
-                    enabledPlatforms: Set<Platform> = Set(Platform.allCases), allowPrivateEndpoints: Bool = false,
-                    deliveriesQueued: (@Sendable (Set<Provider>) -> Void)? = nil) {
+                    enabledPlatforms: Set<Platform> = Set(Platform.allCases), apps: [String: Set<Platform>] = [:],
+                    allowPrivateEndpoints: Bool = false, deliveriesQueued: (@Sendable (Set<Provider>) -> Void)? = nil) {
             self.limits = limits
             self.requireSpaceRegistration = requireSpaceRegistration
             self.enabledPlatforms = enabledPlatforms
+            self.apps = apps
             self.allowPrivateEndpoints = allowPrivateEndpoints
             self.deliveriesQueued = deliveriesQueued
         }
@@ -48,6 +57,8 @@ package final class PushService: Sendable {
     /// Fed by every store call (`stored`) and probe (`probeStorage`): what `/readyz` reports.
     package let storageHealth: StorageHealth
     package let configuration: Configuration
+    /// `POST /v1/tokens/test`'s budget per registration (`RateClass.testPush`).
+    let testPushes: RateLimiter
     let tokenRules: TokenRules
     let topicSignatures: TopicSignatureCache
     /// One account's count-then-write at a time (`AccountBounds`).
@@ -73,11 +84,12 @@ package final class PushService: Sendable {
         self.storageHealth = storageHealth
         self.configuration = configuration
         self.tokenRules = TokenRules(
-            enabledPlatforms: configuration.enabledPlatforms,
+            appPlatforms: configuration.apps.merging([TokenRules.defaultApp: configuration.enabledPlatforms]) { $1 },
             endpointPolicy: WebPushEndpointPolicy(allowPrivateEndpoints: configuration.allowPrivateEndpoints,
                                                   resolver: resolver))
         self.topicSignatures = TopicSignatureCache(capacity: signatureCacheCapacity)
         self.clock = clock
+        self.testPushes = RateLimiter(maxBuckets: 50_000)
     }
 
     package var limits: Limits { configuration.limits }

@@ -16,11 +16,14 @@ package enum ServiceError: Error, CustomStringConvertible {
         package var code: APIError.Code
         package var message: String
         package var field: String?
+        /// Seconds for `Retry-After` (a service-side rate limit, `rate_limited`).
+        package var retryAfter: Int?
 
-        package init(code: APIError.Code, message: String, field: String? = nil) {
+        package init(code: APIError.Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
             self.code = code
             self.message = message
             self.field = field
+            self.retryAfter = retryAfter
         }
 
         /// A shape rule of PushProtocol (its validation and decoding throw `APIError`s); the status

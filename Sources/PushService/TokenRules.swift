@@ -5,7 +5,9 @@ import PushProtocol
 /// The platform forms of `POST /v1/tokens` (PROTOCOL §3 "Token platforms" and "Validation"),
 /// turning a request into the values a registration stores.
 struct TokenRules: Sendable {
-    var enabledPlatforms: Set<Platform>
+    static let defaultApp = "default"
+    /// Each configured app's platforms with credentials, `default` among them.
+    var appPlatforms: [String: Set<Platform>]
     var endpointPolicy: WebPushEndpointPolicy
 
     /// What a valid request registers: the token normalized, `appId` and `environment` defaulted.
@@ -24,10 +26,14 @@ struct TokenRules: Sendable {
     func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws(ServiceError) -> Normalized {
         try Self.checkDeviceId(request.deviceId)
         try Self.checkText(request.token, field: "token", maxLength: 4096)
-        let appId = request.appId ?? "default"
+        let appId = request.appId ?? Self.defaultApp
         try Self.checkText(appId, field: "appId", maxLength: 128)
-        guard admittingDisabledPlatform || enabledPlatforms.contains(request.platform) else {
-            throw .refused(.platformDisabled, "platform \(request.platform.rawValue) is not enabled on this node", field: "platform")
+        guard let platforms = appPlatforms[appId] else {
+            throw .refused(.appUnknown, "appId names no app this node is configured for", field: "appId")
+        }
+        guard admittingDisabledPlatform || platforms.contains(request.platform) else {
+            let whose = appId == Self.defaultApp ? "on this node" : "for this app"
+            throw .refused(.platformDisabled, "platform \(request.platform.rawValue) is not enabled \(whose)", field: "platform")
         }
         let (p256dh, auth) = try keys(of: request)
         let environment = try self.environment(of: request)

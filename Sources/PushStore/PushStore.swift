@@ -94,8 +94,9 @@ package protocol OutboxStore: AnyObject, Sendable {
     /// Claims up to `limit` due deliveries of `provider` (oldest due first) for the store's lease time,
     /// counting an attempt on each. Rows past their expiry and rows whose registration is gone are
     /// deleted on the way and counted in the claim. A claim that is neither completed nor rescheduled
-    /// before its lease ends becomes due again (a crashed sender).
-    func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim
+    /// before its lease ends becomes due again (a crashed sender). `apps` narrows the claim to the
+    /// registrations of some apps (`AppFilter`).
+    func claimDue(provider: Provider, apps: AppFilter, limit: Int, now: Date) throws -> OutboxClaim
     /// Deletes finished deliveries, counting each one's outcome for its notification's status and
     /// its registration's `lastOutcome` (and `lastDeliveryAt` = `now` when delivered).
     func complete(_ finished: [FinishedDelivery], at now: Date) throws
@@ -124,7 +125,6 @@ package protocol OutboxStore: AnyObject, Sendable {
     /// periodically (e.g. every minute), or again while it returns non-zero counts.
     @discardableResult
     func purgeExpired(now: Date) throws -> PurgeCounts
-
 }
 
 /// What the status page and `/metrics` read besides the outbox: registrations per platform and the
@@ -135,4 +135,11 @@ package protocol StoreStatus: AnyObject, Sendable {
     func registrationCounts() throws -> [Platform: Int]
     /// Commit counts and latency, for `/metrics`.
     func statistics() -> StoreStatistics
+}
+
+extension OutboxStore {
+    /// Claims due deliveries of every app (`claimDue(provider:apps:limit:now:)` with `.all`).
+    package func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim {
+        try claimDue(provider: provider, apps: .all, limit: limit, now: now)
+    }
 }

@@ -8,6 +8,7 @@ import PushProtocol
 ///   → `{"registrationId"}`
 /// - `revoke (--device ID | --token T --platform P)` → `{"success": true}`
 /// - `list` → `{"registrations": [...]}` (never tokens)
+/// - `test --registration ID` → what the provider said to one test push (`POST /v1/tokens/test`)
 enum ClientTokenCommands {
     static func set(_ args: Arguments) throws {
         let context = try ClientContext(args)
@@ -47,6 +48,18 @@ enum ClientTokenCommands {
             ["registrationId": r.registrationId, "deviceId": r.deviceId, "platform": r.platform.rawValue,
              "appId": r.appId, "environment": r.environment, "createdAt": r.createdAt, "updatedAt": r.updatedAt]
         }])
+    }
+
+    static func test(_ args: Arguments) throws {
+        let context = try ClientContext(args)
+        let subscriber = context.subscriber
+        let id = try args.required("registration")
+        let r = try context.call { try await subscriber.testToken(registrationId: id) }
+        var document: [String: Any] = ["registrationId": r.registrationId, "app": r.app, "platform": r.platform.rawValue,
+                                       "outcome": r.outcome.rawValue, "status": r.status, "latencyMs": r.latencyMs]
+        if let reason = r.reason { document["reason"] = reason }
+        if let providerReason = r.providerReason { document["providerReason"] = providerReason }
+        Output.json(document)
     }
 
     private static func platform(_ args: Arguments) throws -> Platform {

@@ -166,6 +166,9 @@ enum CommandTable {
             ], run: ClientTokenCommands.revoke),
             CommandSpec(["client", "token", "list"], "the account's registrations (never tokens)", options: node,
                         run: ClientTokenCommands.list),
+            CommandSpec(["client", "token", "test"], "one test push to a registration now: what the provider said", options: node + [
+                .value("registration", "ID", "the registrationId (from set or list)", required: true),
+            ], run: ClientTokenCommands.test),
         ]),
         CommandSpec(group: ["client", "space"], "space files: a space's push key and payload key", [
             CommandSpec(["client", "space", "new"], "a random space, no ACL material: {\"spaceKey\", \"keyId\", \"path\"}",

@@ -79,10 +79,12 @@ class Node:
         return status, headers, json.loads(data)
 
     def metric(self, name, **labels):
-        """The value of one metric series from /metrics (0 when absent); from the admin listener when
-        the node has one (it is served only there)."""
+        """The sum of the series of one metric from /metrics that carry `labels` (0 when none does),
+        whatever their other labels (the delivery metrics' `app`, PROTOCOL §10); from the admin
+        listener when the node has one (it is served only there)."""
         _, _, text = self.request("GET", "/metrics", port=self.admin_port)
-        wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+        wanted = {f'{k}="{v}"' for k, v in labels.items()}
+        total, found = 0.0, False
         for line in text.decode().splitlines():
             if line.startswith("#"):
                 continue
@@ -90,10 +92,10 @@ class Node:
             head, _, rest = series.partition("{")
             if head != name:
                 continue
-            got = ",".join(sorted(rest.rstrip("}").split(","))) if rest else ""
-            if got == wanted:
-                return float(value)
-        return 0.0
+            got = set(rest.rstrip("}").split(",")) if rest else set()
+            if wanted <= got:
+                total, found = total + float(value), True
+        return total if found else 0.0
 
     def text_log(self):
         if self.log_file:

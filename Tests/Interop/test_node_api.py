@@ -14,10 +14,14 @@ from pushnode_node import Node
 GENEROUS = {"PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "10000", "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "10000"}
 
 
+# The apps the token tests register with besides `default` (an unknown appId is 400 app.unknown).
+APPS = "apps: [{id: com.example.app}, {id: app.one}, {id: second.app}]\n"
+
+
 @pytest.fixture(scope="module")
 def node(pushnode_bin):
     """Endpoints on closed loopback ports (LOCAL_DELIVERY): nothing leaves the machine."""
-    n = Node(pushnode_bin, env=dict(GENEROUS, **LOCAL_DELIVERY))
+    n = Node(pushnode_bin, env=dict(GENEROUS, **LOCAL_DELIVERY), config_text=APPS)
     yield n
     assert n.proc.poll() is None, "".join(n.log)
     n.stop()

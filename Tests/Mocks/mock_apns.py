@@ -33,11 +33,16 @@ SINGLE_HEADERS = ("apns-topic", "apns-push-type", "apns-priority", "apns-expirat
 
 
 class APNs:
-    def __init__(self, state, credentials, bundle_id=None):
+    def __init__(self, state, credentials, bundle_id=None, token_update_window=0.0):
         self.state = state
         self.credentials = credentials
         self.bundle_id = bundle_id
         self.verified = {}  # jwt -> iat, for tokens already checked
+        # Apple: one provider token per key at a time, updated at most every 20 minutes; a new
+        # token within the window is refused 429 TooManyProviderTokenUpdates (0 = not checked).
+        self.token_update_window = token_update_window
+        self.current_token = None  # (token, time it became the key's token)
+        self.seen_tokens = set()  # every token of the key accepted so far: sending an older one is no update
 
     def send(self, request, token):
         apns_id = request.header("apns-id") or str(uuid.uuid4())
@@ -124,6 +129,11 @@ class APNs:
             return "InvalidProviderToken"
         if now - iat > 3600 or iat < self.state.revoked_before:
             return "ExpiredProviderToken"
+        if self.token_update_window > 0 and token not in self.seen_tokens:
+            if self.current_token is not None and now - self.current_token[1] < self.token_update_window:
+                return "TooManyProviderTokenUpdates"
+            self.current_token = (token, now)
+            self.seen_tokens.add(token)
         return None
 
     def scripted(self, entry):

@@ -18,12 +18,12 @@ SCRIPTED = re.compile(r"^/_mock/scripted/([^/]+)$")
 
 
 class App:
-    def __init__(self, state, credentials, token_ttl, apns_bundle):
+    def __init__(self, state, credentials, token_ttl, apns_bundle, apns_token_update_window=0.0, webpush_vapid_key=None):
         self.state = state
         self.fcm = FCM(state, credentials, token_ttl)
         self.pushkit = PushKitMock(state, credentials.directory, token_ttl)
-        self.apns = APNs(state, credentials, apns_bundle)
-        self.webpush = WebPush(state)
+        self.apns = APNs(state, credentials, apns_bundle, apns_token_update_window)
+        self.webpush = WebPush(state, webpush_vapid_key)
         self.connections = set()  # open HTTP/2 connections (for /_mock/goaway)
 
     def handle(self, request):
@@ -70,6 +70,7 @@ class App:
             return json_response(200, {"requests": self.state.received(params.get("provider"), params.get("token"))})
         if path == "/_mock/reset" and method == "POST":
             self.state.reset()
+            self.apns.current_token, self.apns.seen_tokens = None, set()
             return json_response(200, {"ok": True})
         if path == "/_mock/stats":
             return json_response(200, self.state.stats())

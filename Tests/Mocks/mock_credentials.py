@@ -87,7 +87,7 @@ def _write(path, data, mode=0o600):
 class Credentials:
     """Everything generated for one run, written under `directory`."""
 
-    def __init__(self, directory, ca_file, hosts, project_id, team_id, key_id):
+    def __init__(self, directory, ca_file, hosts, project_id, team_id, key_id, apns_key_file=None):
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         ca_key, ca_cert = _ca("pushnode mock CA")
@@ -113,10 +113,15 @@ class Credentials:
         # APNs: an ES256 .p8 key with its key id and team id.
         self.team_id = team_id
         self.key_id = key_id
-        self.apns_key = ec.generate_private_key(ec.SECP256R1())
+        if apns_key_file:  # the key another mock made: Apple's two environments share one key
+            with open(apns_key_file, "rb") as f:
+                self.apns_key = serialization.load_pem_private_key(f.read(), password=None)
+            self.apns_key_file = apns_key_file
+        else:
+            self.apns_key = ec.generate_private_key(ec.SECP256R1())
+            self.apns_key_file = os.path.join(directory, f"AuthKey_{key_id}.p8")
+            _write(self.apns_key_file, _pem_key(self.apns_key))
         self.apns_public_key = self.apns_key.public_key()
-        self.apns_key_file = os.path.join(directory, f"AuthKey_{key_id}.p8")
-        _write(self.apns_key_file, _pem_key(self.apns_key))
 
     def write_service_account(self, token_uri):
         """Written once the port is known, since `token_uri` points at the mock."""

@@ -32,9 +32,12 @@ def _b64url_decode(text):
 
 
 class WebPush:
-    def __init__(self, state):
+    def __init__(self, state, vapid_key=None):
         self.state = state
         self.verified = {}  # (jwt, k) -> (aud, exp)
+        # The applicationServerKey every subscription here was made with (base64url), or None:
+        # a push signed with another key is refused as autopush does.
+        self.vapid_key = vapid_key
 
     def send(self, request, subscription):
         response = self._answer(request, subscription)
@@ -84,6 +87,8 @@ class WebPush:
         token, key = fields.get("t"), fields.get("k")
         if not token or not key:
             return push_error(401, "Invalid Authorization Header: missing t or k")
+        if self.vapid_key is not None and key.rstrip("=") != self.vapid_key.rstrip("="):
+            return push_error(401, "VAPID public key mismatch")
         cached = self.verified.get((token, key))
         if cached is None:
             try:

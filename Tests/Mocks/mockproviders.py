@@ -14,7 +14,8 @@ Usage:
                    [--http-port 0] [--host 127.0.0.1] [--max-streams 1000]
                    [--token-ttl 3600] [--project-id pushnode-mock]
                    [--apns-team-id TEAMID1234] [--apns-key-id KEYID12345]
-                   [--apns-bundle BUNDLE] [--no-record] [--keep 200000]
+                   [--apns-bundle BUNDLE] [--apns-key-file P8] [--apns-token-update-window S]
+                   [--webpush-vapid-key KEY] [--no-record] [--keep 200000]
                    [--exit-with-parent]
 
 At start it writes into DIR: ca.pem (or --ca-file) — the CA to pass as caFile;
@@ -52,6 +53,8 @@ Provider routes:
         Unregistered), bad0 (400 BadDeviceToken), 0bad (DeviceTokenNotForTopic),
         5555 (503), 4290 (429); an all-zero token is 400 BadDeviceToken (Apple never
         issues one: `pushnode check --live` sends it once auth and topic passed).
+        With --apns-token-update-window S, the key has one current JWT: a different one
+        within S seconds of the last change is 429 TooManyProviderTokenUpdates (Apple: 20 min).
   POST /oauth2/v3/token, /v1/{appId}/messages:send, /v3/{projectId}/messages:send
         Huawei Push Kit (see mock_huawei.py): the ready JSON adds huaweiAppId,
         huaweiClientSecret, huaweiTokenURL, harmonyProjectId, harmonyServiceAccountFile;
@@ -61,7 +64,9 @@ Provider routes:
         (ES256 verified with k; aud must be this origin (403 otherwise); exp in the future
         and <= 24 h ahead; sub mailto:/https:; 401 otherwise), TTL required,
         Content-Encoding: aes128gcm for a body, Urgency and Topic checked, body <= 4096
-        (413); answers 201 with Location. autopush-style error JSON. Id prefixes: gone-
+        (413); answers 201 with Location. autopush-style error JSON. With --webpush-vapid-key K,
+        every subscription was made with applicationServerKey K: another k is 401 "VAPID
+        public key mismatch" (errno 109). Id prefixes: gone-
         (410), notfound- (404), busy- (429, Retry-After 30), down- (503).
 
 Control API (any port):
@@ -130,6 +135,12 @@ def parse_arguments(argv):
     parser.add_argument("--apns-team-id", default="TEAMID1234")
     parser.add_argument("--apns-key-id", default="KEYID12345")
     parser.add_argument("--apns-bundle", help="accept only this bundle id (and .voip) as apns-topic")
+    parser.add_argument("--apns-key-file", help="sign with this .p8 instead of a new one (another mock's: one key, two hosts)")
+    parser.add_argument("--apns-token-update-window", type=float, default=0,
+                        help="refuse a key's new provider token within this many seconds of the last change "
+                             "(429 TooManyProviderTokenUpdates; Apple: 1200); 0 = not checked")
+    parser.add_argument("--webpush-vapid-key", help="the applicationServerKey (base64url) every subscription was made "
+                                                     "with: another k is 401 VAPID public key mismatch")
     parser.add_argument("--no-record", action="store_true", help="count requests without keeping them")
     parser.add_argument("--keep", type=int, default=200_000, help="most recorded requests kept")
     parser.add_argument("--exit-with-parent", action="store_true", help="stop when the parent process dies")
@@ -164,9 +175,10 @@ class _ALPNProtocol(asyncio.Protocol):
 
 async def serve(args):
     credentials = Credentials(args.dir, args.ca_file, [args.host, "localhost"], args.project_id,
-                              args.apns_team_id, args.apns_key_id)
+                              args.apns_team_id, args.apns_key_id, args.apns_key_file)
     state = State(record=not args.no_record, keep=args.keep)
-    app = App(state, credentials, args.token_ttl, args.apns_bundle)
+    app = App(state, credentials, args.token_ttl, args.apns_bundle, args.apns_token_update_window,
+              args.webpush_vapid_key)
 
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2

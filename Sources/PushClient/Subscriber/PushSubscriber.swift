@@ -78,6 +78,14 @@ public final class PushSubscriber: Sendable {
         return answer.registrationId
     }
 
+    /// Sends one test push to one of this account's registrations now and returns what the
+    /// provider said and how long it took (`POST /v1/tokens/test`, PROTOCOL §10). A `dead` answer
+    /// has deleted the registration on the node.
+    public func testToken(registrationId: String) async throws(PushClientError) -> TestTokenResponse {
+        try await NodeCall.send(transport, "POST", "/v1/tokens/test",
+                                body: JSON.body(TestTokenRequest(registrationId: registrationId)), as: TestTokenResponse.self)
+    }
+
     /// Revokes every registration of a device (logout). Always returns promptly: the caller
     /// deletes its local token regardless, and an unreachable node is retried in the background.
     public func revokeToken(deviceId: String) async -> RevokeResult {

@@ -17,6 +17,9 @@ package struct APNsGateway: PushGateway {
         /// `apns.host`, e.g. `https://127.0.0.1:9443` (a mock); `https://` is assumed when
         /// no scheme is given.
         case custom(String)
+        /// Each environment its own host (`apns.host` and `apns.developmentHost`); nil = Apple's
+        /// host of that environment.
+        case perEnvironment(production: String?, development: String?)
     }
 
     package struct Configuration: Sendable, Equatable {
@@ -104,6 +107,9 @@ package struct APNsGateway: PushGateway {
             var url = value.contains("://") ? value : "https://" + value
             while url.hasSuffix("/") { url.removeLast() }
             return url
+        case .perEnvironment(let production, let development):
+            let chosen = environment == "development" ? development : production
+            return baseURL(for: chosen.map(Host.custom) ?? .byEnvironment, environment: environment)
         }
     }
 

@@ -12,6 +12,8 @@ import PushSupport
 /// rejection at `warn`; a rejection that shows the provider misconfigured at `error`.
 struct DeliveryEvent: Sendable, Equatable {
     var provider: Provider
+    /// The registration's app (logged when not `default`).
+    var app: String
     var notificationId: String
     /// The first 8 hex digits of the registration id.
     var registration: String
@@ -33,6 +35,7 @@ struct DeliveryEvent: Sendable, Equatable {
     init(_ job: DeliveryJob, provider: Provider, outcome: LaneStateMachine.Outcome, reason: DeliveryReason? = nil,
          nextAttemptAt: Date? = nil, health: ProviderHealthState? = nil) {
         self.provider = provider
+        app = LaneKey.app(of: job.registration.appId)
         notificationId = job.notificationId
         registration = String(job.registration.registrationId.prefix(Self.registrationPrefix))
         kind = job.kind
@@ -58,6 +61,7 @@ struct DeliveryEvent: Sendable, Equatable {
             LogField("registration", "\(registration)"), LogField("kind", "\(kind.rawValue)"),
             LogField("attempt", .int(attempt)), LogField("outcome", "\(outcome.rawValue)"),
         ]
+        if app != LaneKey.defaultApp { fields.insert(LogField("app", .string(app)), at: 1) }
         if let reason {
             fields.append(LogField("reason", "\(reason.code.rawValue)"))
             if let detail = reason.detail { fields.append(LogField("detail", "\(detail)")) }

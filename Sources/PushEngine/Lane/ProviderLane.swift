@@ -4,9 +4,10 @@ import PushProtocol
 import PushStore
 import PushSupport
 
-/// One provider's share of the delivery engine: a thread that carries out the decisions of a
-/// `LaneStateMachine` against the store, the transport, the credentials, the metrics and the
-/// log. Lanes share nothing, so one provider's backlog or retry storm never holds up another.
+/// One provider's share of the delivery engine for one app (`LaneKey`): a thread that carries out
+/// the decisions of a `LaneStateMachine` against the store, the transport, the credentials, the
+/// metrics and the log. Lanes share nothing, so one provider's (or app's) backlog, retry storm or
+/// refused credentials never holds up another.
 ///
 /// Three kinds of thread meet here, and only through `condition`: the lane's own thread owns
 /// the machine and does every store write; a builder queue builds and sends each claimed
@@ -26,7 +27,11 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
     }
 
     let provider: Provider
-    var name: String { "delivery-\(provider.rawValue)" }
+    var name: String { "delivery-\(key.name)" }
+    let key: LaneKey
+    /// The registrations whose deliveries this lane claims; a row of another app than `key.app`
+    /// among them (the `default` lane's catch-all) is rejected, never sent with these credentials.
+    private let claims: AppFilter
     private let gateway: any PushGateway
     private let credentials: (any ProviderCredentials)?
     private let store: any OutboxStore
@@ -55,11 +60,14 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
     /// `machine.inFlight` as of the lane's last pass.
     private var inFlightSnapshot = 0
 
-    init(gateway: any PushGateway, credentials: (any ProviderCredentials)?, store: any OutboxStore,
+    init(key: LaneKey, claims: AppFilter = .all, gateway: any PushGateway, credentials: (any ProviderCredentials)?,
+         store: any OutboxStore,
          transport: any DeliveryTransport, settings: LaneStateMachine.Settings, requestTimeout: TimeInterval,
          metrics: DeliveryMetrics, health: ProviderHealth, summary: DeliverySummary, activity: DeliveryActivity,
          log: LogSink, clock: EngineClock) {
         provider = gateway.provider
+        self.key = key
+        self.claims = claims
         self.gateway = gateway
         self.credentials = credentials
         self.store = store
@@ -73,7 +81,7 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
         self.clock = clock
         machine = LaneStateMachine(provider: gateway.provider, gateway: gateway, hasCredentials: credentials != nil,
                                    settings: settings)
-        builder = DispatchQueue(label: "pushnode.delivery.build.\(provider.rawValue)")
+        builder = DispatchQueue(label: "pushnode.delivery.build.\(key.name)")
     }
 
     func start() {
@@ -82,7 +90,7 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
             return !started
         }) else { return }
         let thread = Thread { [self] in run() }
-        thread.name = "pushnode-delivery-\(provider.rawValue)"
+        thread.name = "pushnode-delivery-\(key.name)"
         thread.start()
     }
 
@@ -145,9 +153,9 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
 
             for item in batch {
                 if let sentAt = item.sentAt {
-                    metrics.inFlight.add(-1, provider.rawValue)
+                    metrics.inFlight.add(-1, provider.rawValue, key.app)
                     if case .answered = item.result {
-                        metrics.sendSeconds.observe(clock.monotonic() - sentAt, provider.rawValue)
+                        metrics.sendSeconds.observe(clock.monotonic() - sentAt, provider.rawValue, key.app)
                     }
                 }
                 carryOut(machine.finished(item.attempt, item.result, now: clock.now()))
@@ -180,6 +188,7 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
     /// One action; returns what the machine made of its report.
     private func perform(_ action: LaneStateMachine.Action) -> [LaneStateMachine.Action] {
         let name = provider.rawValue
+        let app = key.app
         switch action {
         case .prepareCredentials:
             let now = clock.now()
@@ -188,8 +197,8 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
                                                failure: ready ? nil : credentials?.lastFailure, now: now)
         case .claim(let limit):
             let claim: OutboxClaim
-            do { claim = try store.claimDue(provider: provider, limit: limit, now: clock.now()) } catch {
-                log(.error, "outbox_claim", ["provider": "\(name)", "error": "\(error)"])
+            do { claim = try store.claimDue(provider: provider, apps: claims, limit: limit, now: clock.now()) } catch {
+                log(.error, "outbox_claim", ["provider": "\(key.name)", "error": "\(error)"])
                 machine.claimFailed(now: clock.now())
                 return []
             }
@@ -216,19 +225,19 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
         case .prune(let registrationID, let notUpdatedAfter, let reason):
             let pruned = (try? store.pruneRegistration(registrationID, notUpdatedAfter: notUpdatedAfter)) ?? false
             if pruned {
-                metrics.pruned.increment(name, reason.code.rawValue)
+                metrics.pruned.increment(name, app, reason.code.rawValue)
                 log(.info, "registration_pruned", ["provider": "\(name)",
                                                    "registration": "\(registrationID.prefix(DeliveryEvent.registrationPrefix))",
                                                    "reason": "\(reason.code.rawValue)"])
             }
         case .count(let outcome, let count):
-            metrics.deliveries.increment(name, outcome.rawValue, by: Double(count))
+            metrics.deliveries.increment(name, app, outcome.rawValue, by: Double(count))
             summary.add(provider, outcome, count)
             activity.count(outcome, count, at: clock.now())
         case .countCredentialRefreshes(let count):
-            metrics.credentialRefreshes.increment(name, by: Double(count))
+            metrics.credentialRefreshes.increment(name, app, by: Double(count))
         case .setHealth(let state, let reason):
-            health.set(provider, state, reason: reason, at: clock.now())
+            health.set(provider, app: app, state, reason: reason, at: clock.now())
         case .log(let record):
             log(record)
         case .finishedTry(let event):
@@ -236,9 +245,9 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
             let now = clock.now()
             activity.record(event, at: now)
             if event.outcome == .delivered {
-                metrics.deliveredAfter.observe(max(0, now.timeIntervalSince(event.acceptedAt)), name)
+                metrics.deliveredAfter.observe(max(0, now.timeIntervalSince(event.acceptedAt)), name, app)
             } else {
-                health.recordFailure(provider, reason: event.reason?.code.rawValue ?? event.outcome.rawValue, at: now)
+                health.recordFailure(provider, app: app, reason: event.reason?.code.rawValue ?? event.outcome.rawValue, at: now)
             }
         case .exit:
             break
@@ -267,12 +276,14 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
     private func build(_ entries: [OutboxEntry], generation: Int) {
         let now = clock.now()
         let gateway = self.gateway
+        let app = key.app
         var messages: [String: DeliveryJob.SealedMessage] = [:]
         for entry in entries where messages[entry.notification.id] == nil {
             messages[entry.notification.id] = entry.sealedMessage
         }
         let built = ParallelMap.map(entries) { [messages] entry -> (DeliveryJob, Swift.Result<OutboundRequest, GatewayError>) in
             let job = entry.job(message: messages[entry.notification.id])
+            guard LaneKey.app(of: job.registration.appId) == app else { return (job, .failure(.appUnconfigured)) }
             do throws(GatewayError) { return (job, .success(try gateway.request(for: job, now: now))) } catch {
                 return (job, .failure(error))
             }
@@ -290,7 +301,7 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
 
     private func send(_ request: OutboundRequest, _ attempt: LaneStateMachine.Attempt, now: Date) {
         let seconds = min(requestTimeout, Double(max(1, attempt.job.remainingTTL(at: now))))
-        metrics.inFlight.add(1, provider.rawValue)
+        metrics.inFlight.add(1, provider.rawValue, key.app)
         let sentAt = clock.monotonic()
         transport.send(request, provider: provider, timeout: .milliseconds(Int64(seconds * 1000))) { [self] result in
             switch result {

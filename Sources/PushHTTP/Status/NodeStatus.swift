@@ -7,8 +7,14 @@ import PushSupport
 /// names, counts, reason codes and the first 8 characters of notification ids — never a token,
 /// endpoint, registration id, account or the storage URL.
 package struct NodeStatus: Sendable, Equatable, Encodable {
+    /// The app of the top-level provider sections.
+    package static let defaultApp = "default"
+
+    /// One delivery lane: a provider for one app (PROTOCOL §10). The queue is the provider's, over
+    /// every app (the outbox is kept per provider); health, in flight and the last failure are the lane's.
     package struct ProviderRow: Sendable, Equatable, Encodable {
         package var provider: String
+        package var app: String
         package var health: ProviderHealthState
         /// Deliveries queued or in flight.
         package var queueDepth: Int
@@ -19,8 +25,9 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
         package var lastFailure: Failure?
 
         package init(provider: String, health: ProviderHealthState, queueDepth: Int, oldestAgeSeconds: Double, inFlight: Int,
-                    lastFailure: Failure? = nil) {
+                    lastFailure: Failure? = nil, app: String = NodeStatus.defaultApp) {
             self.provider = provider
+            self.app = app
             self.health = health
             self.queueDepth = queueDepth
             self.oldestAgeSeconds = oldestAgeSeconds

@@ -55,6 +55,15 @@ package enum StatusPage {
         """
     }
 
+    /// A lane of another app than `default` names its app (PROTOCOL §10).
+    private static func appAttribute(_ row: NodeStatus.ProviderRow) -> String {
+        row.app == NodeStatus.defaultApp ? "" : " data-app=\"\(e(row.app))\""
+    }
+
+    private static func appLabel(_ row: NodeStatus.ProviderRow) -> String {
+        row.app == NodeStatus.defaultApp ? "" : " <span class=\"app\">\(e(row.app))</span>"
+    }
+
     private static func providers(_ status: NodeStatus) -> String {
         var rows = ""
         for row in status.providers {
@@ -62,7 +71,7 @@ package enum StatusPage {
                 "<code>\(e(failure.reason))</code> <span class=\"ago\">\(e(duration(status.generatedAt.timeIntervalSince(failure.at)))) ago</span>"
             } ?? "<span class=\"none\">none</span>"
             rows += """
-                <tr data-provider="\(e(row.provider))"><th scope="row">\(e(row.provider))</th>\
+                <tr data-provider="\(e(row.provider))"\(appAttribute(row))><th scope="row">\(e(row.provider))\(appLabel(row))</th>\
                 <td><span class="health \(row.health == .healthy ? "ok" : "bad")">\(e(row.health.rawValue))</span></td>\
                 <td class="n">\(row.queueDepth)</td><td class="n">\(e(row.queueDepth == 0 ? "–" : duration(row.oldestAgeSeconds)))</td>\
                 <td class="n">\(row.inFlight)</td><td>\(failure)</td></tr>

@@ -4,4 +4,7 @@ package enum RateClass: String, Sendable, CaseIterable {
     case registration
     /// Notify and silent Notify.
     case notify
+    /// `POST /v1/tokens/test`, charged per registration (not per account) by the service itself,
+    /// on top of the account's `registration` budget: a test push costs the provider a request.
+    case testPush
 }

@@ -19,6 +19,10 @@ package struct RateLimitPolicy: Sendable, Equatable {
 
     package static let `default` = RateLimitPolicy()
 
+    /// Test pushes per registration (`RateClass.testPush`): a burst of 3, then one every 20 s.
+    package static let testPushBurst = 3
+    package static let testPushPerMinute: Double = 3
+
     /// A fresh (full) bucket for `rateClass`.
     package func newBucket(for rateClass: RateClass, now: Double) -> TokenBucket {
         switch rateClass {
@@ -26,6 +30,8 @@ package struct RateLimitPolicy: Sendable, Equatable {
             return TokenBucket(capacity: Double(registrationBurst), refillPerSecond: registrationPerMinute / 60, now: now)
         case .notify:
             return TokenBucket(capacity: Double(notifyBurst), refillPerSecond: notifyPerSecond, now: now)
+        case .testPush:
+            return TokenBucket(capacity: Double(Self.testPushBurst), refillPerSecond: Self.testPushPerMinute / 60, now: now)
         }
     }
 }

@@ -4,11 +4,12 @@ import PushProtocol
 extension MemoryStore {
     /// Due rows oldest due first (ties in queue order); `limit` counts the expired and orphaned rows
     /// dropped on the way, as the SQL stores' `LIMIT` does.
-    package func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim {
+    package func claimDue(provider: Provider, apps: AppFilter, limit: Int, now: Date) throws -> OutboxClaim {
         let nowMs = now.unixMilliseconds
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { tables in
-            let due = (tables.outbox[provider] ?? [:]).values.filter { $0.nextAttemptAt <= nowMs }
+            let due = (tables.outbox[provider] ?? [:]).values
+                .filter { $0.nextAttemptAt <= nowMs && apps.admits(tables.registrations[$0.registrationId]?.appId) }
                 .sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
                 .prefix(max(0, limit))
             var claim = OutboxClaim()

@@ -7,7 +7,7 @@
 /// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
 /// conversions and the semantics of every comparison.
 enum PostgresMigrations {
-    static let all: [String] = [version1, version2, version3, version4, version5]
+    static let all: [String] = [version1, version2, version3, version4, version5, version6]
 
     static var latestVersion: Int { all.count }
 
@@ -181,5 +181,16 @@ enum PostgresMigrations {
         );
         CREATE INDEX recipient_chunks_by_provider ON recipient_chunks (provider, id);
         CREATE INDEX recipient_chunks_by_notification ON recipient_chunks (notification);
+        """
+
+    /// Provider credentials every node shares (`SharedCredentialStore`, PROTOCOL §10): one APNs
+    /// provider token per (teamId, keyId), renewed by one node at a time (compare-and-set on `value`).
+    static let version6 = """
+        CREATE TABLE shared_credentials (
+            name          text PRIMARY KEY,
+            value         text NOT NULL,
+            issued_at     bigint NOT NULL,
+            after_refusal boolean NOT NULL
+        );
         """
 }

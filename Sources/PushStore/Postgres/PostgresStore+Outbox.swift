@@ -2,24 +2,41 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    private static let claimQuery = StoreColumns.claim + """
+    private static func claimQuery(_ apps: AppFilter) -> String {
+        StoreColumns.claim + """
 
-        WHERE o.provider = $1 AND o.next_attempt_at <= $2
-        ORDER BY o.next_attempt_at
-        LIMIT $3
-        FOR UPDATE OF o SKIP LOCKED
-        """
+            WHERE o.provider = $1 AND o.next_attempt_at <= $2\(appCondition(apps))
+            ORDER BY o.next_attempt_at
+            LIMIT $3
+            FOR UPDATE OF o SKIP LOCKED
+            """
+    }
+
+    /// The claim's `AND …` on the registration's app, as `$4` (one app or an array of them).
+    private static func appCondition(_ apps: AppFilter) -> String {
+        switch apps {
+        case .all, .except([]): return ""
+        case .only: return " AND r.app_id = $4"
+        case .except: return " AND (r.id IS NULL OR r.app_id <> ALL($4::text[]))"
+        }
+    }
 
     /// Rows another node is claiming right now are skipped, not waited for: each due row goes to
     /// exactly one claimer.
-    package func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim {
+    package func claimDue(provider: Provider, apps: AppFilter, limit: Int, now: Date) throws -> OutboxClaim {
         let nowMs = now.unixMilliseconds
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
             try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
             var claim = OutboxClaim()
             var dropped: [FinishedDelivery] = []
-            for row in try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]).rows {
+            var values: [PGValue] = [.text(provider.rawValue), .integer(nowMs), .int(limit)]
+            switch apps {
+            case .all, .except([]): break
+            case .only(let id): values.append(.text(id))
+            case .except(let ids): values.append(.textArray(ids))
+            }
+            for row in try db.query(Self.claimQuery(apps), values).rows {
                 switch try ClaimRow(row: row, nowMs: nowMs) {
                 case .live(let entry):
                     claim.entries.append(entry)

@@ -2,19 +2,39 @@ import Foundation
 import PushProtocol
 
 extension SQLiteStore {
-    private static let claimQuery = StoreColumns.claim + """
+    private static func claimQuery(_ apps: AppFilter) -> String {
+        StoreColumns.claim + """
 
-        WHERE o.provider = ? AND o.next_attempt_at <= ?
-        ORDER BY o.next_attempt_at
-        LIMIT ?
-        """
+            WHERE o.provider = ? AND o.next_attempt_at <= ?\(appCondition(apps))
+            ORDER BY o.next_attempt_at
+            LIMIT ?
+            """
+    }
 
-    package func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim {
+    /// The claim's `AND …` on the registration's app, with a `?` per app.
+    private static func appCondition(_ apps: AppFilter) -> String {
+        switch apps {
+        case .all, .except([]): return ""
+        case .only: return " AND r.app_id = ?"
+        case .except(let ids): return " AND (r.id IS NULL OR r.app_id NOT IN (\(ids.map { _ in "?" }.joined(separator: ", "))))"
+        }
+    }
+
+    private static func appValues(_ apps: AppFilter) -> [SQLiteValue] {
+        switch apps {
+        case .all: return []
+        case .only(let id): return [.text(id)]
+        case .except(let ids): return ids.map { .text($0) }
+        }
+    }
+
+    package func claimDue(provider: Provider, apps: AppFilter, limit: Int, now: Date) throws -> OutboxClaim {
         let nowMs = now.unixMilliseconds
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
             try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
-            let rows = try db.query(Self.claimQuery, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) {
+            let values: [SQLiteValue] = [.text(provider.rawValue), .integer(nowMs)] + Self.appValues(apps) + [.int(limit)]
+            let rows = try db.query(Self.claimQuery(apps), values) {
                 try ClaimRow(row: $0, nowMs: nowMs)
             }
             var claim = OutboxClaim()

@@ -33,12 +33,12 @@ import Testing
         try f.queue("tok-late")
         offset.withLock { $0 = 7 }
         f.engine.start()
-        let latency = f.metrics.histogram("pushnode_delivery_latency_seconds", help: "", labels: ["provider"])
-        waitUntil { latency.count("fcm") == 1 }  // observed after the delivered count, by the lane's thread
+        let latency = f.metrics.histogram("pushnode_delivery_latency_seconds", help: "", labels: ["provider", "app"])
+        waitUntil { latency.count("fcm", "default") == 1 }  // observed after the delivered count, by the lane's thread
         let text = f.metrics.render()
-        #expect(text.contains(#"pushnode_delivery_latency_seconds_bucket{provider="fcm",le="5"} 0"#))
-        #expect(text.contains(#"pushnode_delivery_latency_seconds_bucket{provider="fcm",le="10"} 1"#))
-        #expect(text.contains(#"pushnode_delivery_latency_seconds_count{provider="fcm"} 1"#))
+        #expect(text.contains(#"pushnode_delivery_latency_seconds_bucket{provider="fcm",app="default",le="5"} 0"#))
+        #expect(text.contains(#"pushnode_delivery_latency_seconds_bucket{provider="fcm",app="default",le="10"} 1"#))
+        #expect(text.contains(#"pushnode_delivery_latency_seconds_count{provider="fcm",app="default"} 1"#))
     }
 
     @Test func transientAnswersAreRetriedThenDelivered() throws {
@@ -67,8 +67,8 @@ import Testing
         try f.queue("gone")
         waitUntil { f.count("dead") == 1 }
         #expect(try f.store.registrations(ofAccount: "A").isEmpty)
-        let pruned = f.metrics.counter("pushnode_registrations_pruned_total", help: "", labels: ["provider", "reason"])
-        #expect(pruned.value("fcm", "fcm.unregistered") == 1)
+        let pruned = f.metrics.counter("pushnode_registrations_pruned_total", help: "", labels: ["provider", "app", "reason"])
+        #expect(pruned.value("fcm", "default", "fcm.unregistered") == 1)
     }
 
     @Test func finishedTriesFeedTheStatusPageCountsRecentOutcomesAndLastFailure() throws {
@@ -90,9 +90,9 @@ import Testing
         #expect(recent.count == 3 && recent.first?.outcome == .rejected && recent.first?.reason == "delivery.attempts_exhausted")
         #expect(recent.allSatisfy { $0.provider == "fcm" && $0.kind == "message" && $0.at <= now })
         #expect(Set(recent.map(\.notification)) == ["n1-fine", "n2-down"])
-        let failure = f.engine.health.lastFailures[.fcm]
+        let failure = f.engine.health.lastFailures[LaneKey(.fcm)]
         #expect(failure?.reason == "delivery.attempts_exhausted" && failure.map { $0.at <= now } == true)
-        #expect(f.engine.health.lastFailures[.apns] == nil)
+        #expect(f.engine.health.lastFailures[LaneKey(.apns)] == nil)
     }
 
     @Test func aRefusedCredentialIsRenewedOnceThenTheProviderIsUnhealthy() throws {
@@ -112,7 +112,7 @@ import Testing
         // token-2 had worked, so its refusal renews once (token-3); token-3 refused too: unhealthy.
         #expect(f.credentials.generation == 3)
         waitUntil { f.count("rejected") == 1 }  // retried within the attempt cap, then dropped
-        let status = try #require(f.engine.health.snapshot[.fcm])
+        let status = try #require(f.engine.health.snapshot[LaneKey(.fcm)])
         #expect(status.state == .credentialsRefused)
         #expect(status.reason?.code == .fcmUnauthenticated && status.reason?.detail == "UNAUTHENTICATED")
     }
@@ -197,6 +197,6 @@ import Testing
         #expect(text.contains("pushnode_outbox_depth{provider=\"fcm\"} 1"))
         #expect(text.contains("pushnode_outbox_depth{provider=\"apns\"} 0"))
         #expect(text.contains("pushnode_outbox_oldest_age_seconds{provider=\"fcm\"}"))
-        #expect(text.contains("pushnode_provider_healthy{provider=\"fcm\"} 1"))
+        #expect(text.contains("pushnode_provider_healthy{provider=\"fcm\",app=\"default\"} 1"))
     }
 }

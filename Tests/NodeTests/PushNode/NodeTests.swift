@@ -72,7 +72,7 @@ import PushMetrics
                 return NodeBackend(handler: { _, account in HTTPResponse(status: 200, body: Array(account.string.utf8)) },
                                    close: { closed.withLock { $0 += 1 } })
             },
-            vapidPublicKey: { _ in "BVapid" })
+            vapidPublicKey: { _, _ in "BVapid" })
         let node = Node(config: config, dependencies: dependencies, log: .discard)
         try node.start()
         #expect(opened.withLock { $0 } == [.webpush])
@@ -96,7 +96,7 @@ import PushMetrics
     @Test func aStorageFailureStopsTheListenersAndNamesStorage() throws {
         let config = config(admin: false)
         struct Broken: Error, CustomStringConvertible { var description: String { "disk on fire" } }
-        let node = Node(config: config, dependencies: .init(openBackend: { _, _, _, _, _ in throw Broken() }, vapidPublicKey: { _ in "" }),
+        let node = Node(config: config, dependencies: .init(openBackend: { _, _, _, _, _ in throw Broken() }, vapidPublicKey: { _, _ in "" }),
                         log: .discard)
         #expect(throws: Node.StartError.self) { try node.start() }
         #expect(node.port == 0)
@@ -129,7 +129,7 @@ import PushMetrics
                             },
                             close: { events.withLock { $0.append("closed") } })
             },
-            vapidPublicKey: { _ in "" })
+            vapidPublicKey: { _, _ in "" })
         let node = Node(config: config, dependencies: dependencies, log: .discard)
         try node.start()
         defer { try? FileManager.default.removeItem(atPath: config.dataDir) }

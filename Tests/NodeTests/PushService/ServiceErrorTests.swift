@@ -16,6 +16,7 @@ import PushStore
             (.setToken, { _ = try service.setToken(SetTokenRequest(deviceId: "d", platform: .android, token: "t"), caller: me.accountID) }),
             (.listTokens, { _ = try service.listTokens(caller: me.accountID) }),
             (.revokeToken, { _ = try service.revokeToken(RevokeTokenRequest(.device("d")), caller: me.accountID) }),
+            (.testToken, { _ = try service.testToken(TestTokenRequest(registrationId: String(repeating: "a", count: 32)), caller: me.accountID) }),
             (.createSpace, { _ = try service.createSpace(space.registration(for: me.accountID), caller: me.accountID) }),
             (.removeSpace, { _ = try service.removeSpace(space.registration(for: me.accountID), caller: me.accountID) }),
             (.subscribeAll, { _ = try service.subscribeAll(SubscribeRequest(topics: [space.topic("a")]), caller: me.accountID) }),

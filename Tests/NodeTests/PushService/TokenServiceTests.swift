@@ -1,6 +1,7 @@
 import Foundation
 import PushCrypto
 import PushProtocol
+import PushSupport
 import Testing
 @testable import PushHTTP
 @testable import PushNet
@@ -115,6 +116,50 @@ let validAuth = try! Base64.decodeURL("BTBZMqHH6r4Tts7J_aSIgg")
         let list = try fixture.service.listTokens(caller: caller).registrations
         #expect(list.map(\.environment).sorted() == ["development", "production"])
         #expect(list.allSatisfy { $0.createdAt == 1_700_000_000 && $0.appId == "default" })
+    }
+
+    @Test func anAppIdMustNameAConfiguredAppWithThePlatform() throws {
+        let fixture = try ServiceFixture(.init(enabledPlatforms: [.webpush], apps: ["chat": [.webpush, .android, .ios]]))
+        let caller = account(1).accountID
+        func refusal(_ request: SetTokenRequest) -> ServiceError.Refusal? {
+            do { _ = try fixture.service.setToken(request, caller: caller) } catch { return error.refusal }
+            return nil
+        }
+        let unknown = refusal(.init(deviceId: "d", platform: .android, token: "t", appId: "chat-beta"))
+        #expect(unknown?.code == .appUnknown && unknown?.field == "appId")
+        #expect(ErrorStatus.byCode[.appUnknown] == 400)
+        let disabled = refusal(.init(deviceId: "d", platform: .apns, token: "abcd", appId: "chat"))
+        #expect(disabled?.code == .platformDisabled && disabled?.field == "platform")
+        #expect(refusal(.init(deviceId: "d", platform: .android, token: "t"))?.code == .platformDisabled, "default has no FCM")
+        let chat = try fixture.service.setToken(.init(deviceId: "d", platform: .android, token: "t", appId: "chat"), caller: caller)
+        #expect(chat.registrationId == RegistrationID.make(platform: .android, appId: "chat", environment: "", token: "t"))
+        #expect(try fixture.service.listTokens(caller: caller).registrations.map(\.appId) == ["chat"])
+    }
+
+    @Test func aTestPushGoesToTheCallersOwnRegistrationWithinItsBudget() throws {
+        let tested = Protected<[String]>([])
+        var configuration = PushService.Configuration()
+        configuration.testPush = { registration in
+            tested.withLock { $0.append(registration.id) }
+            return TestTokenResponse(registrationId: registration.id, app: "default", platform: registration.platform,
+                                     outcome: .delivered, status: 200, latencyMs: 3)
+        }
+        let fixture = try ServiceFixture(configuration)
+        let owner = account(1).accountID
+        let id = try fixture.service.setToken(.init(deviceId: "d", platform: .android, token: "t"), caller: owner).registrationId
+        func refusal(_ caller: AccountID) -> ServiceError.Refusal? {
+            do { _ = try fixture.service.testToken(TestTokenRequest(registrationId: id), caller: caller) } catch { return error.refusal }
+            return nil
+        }
+        let stranger = refusal(account(2).accountID)
+        #expect(stranger?.code == .registrationNotFound && stranger?.field == "registrationId", "another account's id is unknown")
+        for _ in 0..<RateLimitPolicy.testPushBurst { #expect(refusal(owner) == nil) }
+        let limited = refusal(owner)
+        #expect(limited?.code == .rateLimited && (limited?.retryAfter ?? 0) >= 1)
+        #expect(tested.withLock { $0 } == Array(repeating: id, count: RateLimitPolicy.testPushBurst))
+        let other = try fixture.service.setToken(.init(deviceId: "d2", platform: .android, token: "t2"), caller: owner).registrationId
+        #expect(try fixture.service.testToken(TestTokenRequest(registrationId: other), caller: owner).outcome == .delivered,
+                "the budget is per registration")
     }
 
     @Test func aTokenMovesToItsNewOwner() throws {

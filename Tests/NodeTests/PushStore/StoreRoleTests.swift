@@ -98,8 +98,8 @@ import Testing
             return try body()
         }
 
-        func claimDue(provider: Provider, limit: Int, now: Date) throws -> OutboxClaim {
-            try counted("claimDue") { try base.claimDue(provider: provider, limit: limit, now: now) }
+        func claimDue(provider: Provider, apps: AppFilter, limit: Int, now: Date) throws -> OutboxClaim {
+            try counted("claimDue") { try base.claimDue(provider: provider, apps: apps, limit: limit, now: now) }
         }
         func complete(_ finished: [FinishedDelivery], at now: Date) throws {
             try counted("complete") { try base.complete(finished, at: now) }

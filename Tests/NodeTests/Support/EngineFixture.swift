@@ -58,7 +58,7 @@ final class EngineFixture {
     }
 
     func count(_ outcome: String, _ provider: Provider = .fcm) -> Double {
-        metrics.counter("pushnode_deliveries_total", help: "", labels: ["provider", "outcome"]).value(provider.rawValue, outcome)
+        metrics.counter("pushnode_deliveries_total", help: "", labels: ["provider", "app", "outcome"]).value(provider.rawValue, "default", outcome)
     }
 
     func depth(_ provider: Provider) -> Int { (try? store.outboxStatistics()[provider]?.depth) ?? 0 }
