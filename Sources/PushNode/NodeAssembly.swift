@@ -23,6 +23,9 @@ enum NodeAssembly {
     static func openBackend(config: NodeConfig, platforms: Set<Platform>, metrics: MetricsRegistry,
                             log: LogSink, storage: StorageHealth) throws -> NodeBackend {
         let store = try StoreFactory.open(config: config)
+        if let warning = UnconfiguredAppRegistrations.warning(counts: (try? store.registrationCountsByApp()) ?? [:], config: config) {
+            log(warning)
+        }
         let engine: DeliveryEngine
         let testPush: RegistrationTestPush
         do {

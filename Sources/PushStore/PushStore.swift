@@ -127,12 +127,15 @@ package protocol OutboxStore: AnyObject, Sendable {
     func purgeExpired(now: Date) throws -> PurgeCounts
 }
 
-/// What the status page and `/metrics` read besides the outbox: registrations per platform and the
-/// store's commit counts.
+/// What the status page and `/metrics` read besides the outbox: registrations per platform (and per
+/// app, at start) and the store's commit counts.
 package protocol StoreStatus: AnyObject, Sendable {
     /// How many registrations each platform has, over every account (platforms with none are
     /// absent); for the status page.
     func registrationCounts() throws -> [Platform: Int]
+    /// How many registrations each stored `appId` has, over every account (an empty id as
+    /// stored); for the start's warning about apps the config no longer has (PROTOCOL §10).
+    func registrationCountsByApp() throws -> [String: Int]
     /// Commit counts and latency, for `/metrics`.
     func statistics() -> StoreStatistics
 }

@@ -175,6 +175,38 @@ def test_a_test_push_reports_what_the_provider_said(node, apps, pushnode_bin):
     assert len(b.requests("apns", beta_token)) == 3
 
 
+def test_registrations_of_a_removed_app_are_counted_at_start_and_never_sent(pushnode_bin, apps, tmp_path):
+    a, b = apps["a"], apps["b"]
+    data, seed, space = str(tmp_path / "data"), os.urandom(32), Space()
+    kept, orphaned = apns_token("aa"), apns_token("bb")
+    n = Node(pushnode_bin, config_text=apps["config"], data_dir=data)
+    try:
+        receiver = Account(n, seed)
+        receiver.register("apns", kept, device="iphone-a")
+        receiver.register("apns", orphaned, device="iphone-b", appId="beta")
+        receiver.subscribe(space, "t")
+        assert "registrations_app_unconfigured" not in n.text_log()
+    finally:
+        n.stop(cleanup=False)
+
+    without_beta = apps["config"].split("apps:")[0]
+    n = Node(pushnode_bin, config_text=without_beta, data_dir=data)
+    try:
+        warnings = [line for line in n.text_log().splitlines() if "event=registrations_app_unconfigured" in line]
+        assert len(warnings) == 1 and "registrations=1" in warnings[0] and "beta=1" in warnings[0], warnings
+        assert orphaned not in warnings[0] and kept not in warnings[0]
+        Account(n).notify(space, "t")
+        received(a, "apns", kept, status=200)
+        wait_for(lambda: n.metric("pushnode_deliveries_total", provider="apns", app="default", outcome="rejected") == 1,
+                 message="beta's delivery rejected by default's lane")
+        assert a.requests("apns", orphaned) == [] and b.requests("apns", orphaned) == []
+        assert "gateway.app_unconfigured" in n.text_log()
+    finally:
+        n.stop()
+        for mock in (a, apps["a_dev"], b):
+            mock.reset()
+
+
 def two_nodes_config(mock, root, renewal, interval):
     return {"PUSHNODE_APNS_KEY_PATH": mock.ready["apnsKeyFile"], "PUSHNODE_APNS_KEY_ID": mock.ready["apnsKeyId"],
             "PUSHNODE_APNS_TEAM_ID": mock.ready["apnsTeamId"], "PUSHNODE_APNS_TOPIC": BUNDLE_A,

@@ -75,4 +75,8 @@ extension MemoryStore {
     package func registrationCounts() throws -> [Platform: Int] {
         try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.platform, default: 0] += 1 } }
     }
+
+    package func registrationCountsByApp() throws -> [String: Int] {
+        try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.appId, default: 0] += 1 } }
+    }
 }

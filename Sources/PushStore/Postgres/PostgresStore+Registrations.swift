@@ -81,4 +81,12 @@ extension PostgresStore {
             return counts
         }
     }
+
+    package func registrationCountsByApp() throws -> [String: Int] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try db.query("SELECT app_id, count(*) FROM registrations GROUP BY app_id").rows.map {
+                ($0.text(0), $0.int(1))
+            })
+        }
+    }
 }

@@ -80,4 +80,13 @@ extension SQLiteStore {
             return rows.reduce(into: [:]) { counts, row in if let platform = row.0 { counts[platform] = row.1 } }
         }
     }
+
+    package func registrationCountsByApp() throws -> [String: Int] {
+        try read { db in
+            let rows = try db.query("SELECT app_id, count(*) FROM registrations GROUP BY app_id") { row in
+                (row.text(0), Int(row.int64(1)))
+            }
+            return Dictionary(uniqueKeysWithValues: rows)
+        }
+    }
 }

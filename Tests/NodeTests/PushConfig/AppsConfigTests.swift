@@ -76,6 +76,32 @@ import Testing
         #expect(issues.contains("apns.keyPath: cannot read /k/default.p8"))
     }
 
+    @Test func pushKitSectionsAreAnAppsOwnAndTakeWhereKeysFromTheTopLevel() throws {
+        let yaml = """
+            huawei: {appId: "100", clientSecret: s0, baseURL: "https://127.0.0.1:3", tokenURL: "https://127.0.0.1:4/t"}
+            harmony: {projectId: "p0", serviceAccountPath: /k/h0.json, baseURL: "https://127.0.0.1:5"}
+            apps:
+              - id: chat
+                huawei: {appId: "101"}
+                harmony: {projectId: "p1", serviceAccountPath: /k/h1.json}
+              - id: beta
+            """
+        let env = ["PUSHNODE_APPS_0_HUAWEI_CLIENT_SECRET": "s1"]
+        let config = try ConfigLoader.load(yaml: yaml, environment: env).config
+        let chat = try #require(config.app("chat"))
+        #expect(chat.huawei == NodeConfig.Huawei(appId: "101", clientSecret: "s1", baseURL: "https://127.0.0.1:3",
+                                                 tokenURL: "https://127.0.0.1:4/t"))
+        #expect(chat.harmony == NodeConfig.Harmony(projectId: "p1", serviceAccountPath: "/k/h1.json", baseURL: "https://127.0.0.1:5"))
+        #expect(chat.enabledPlatforms == [.webpush, .huawei, .harmony])
+        let beta = try #require(config.app("beta"))
+        #expect(beta.huawei.appId.isEmpty && beta.huawei.clientSecret.isEmpty && beta.harmony.serviceAccountPath.isEmpty,
+                "credentials are never inherited")
+        #expect(beta.enabledPlatforms == [.webpush])
+        #expect(config.credentialIssues().contains("apps[0].harmony.serviceAccountPath: cannot read /k/h1.json"))
+        #expect(issues(yaml, env: ["PUSHNODE_APPS_0_HUAWEI_BASE_URL": "ftp://x"])
+                == ["PUSHNODE_APPS_0_HUAWEI_BASE_URL (apps[0].huawei.baseURL): expected an http(s) URL"])
+    }
+
     @Test func eachAppWithoutAProviderIsWarnedOnce() throws {
         let config = try ConfigLoader.load(yaml: Self.twoApps).config
         let reasons = config.unconfiguredProviderWarnings.map { $0.fields.first { $0.key == "reason" }?.value }

@@ -63,6 +63,17 @@ import Testing
         #expect(try fixture.store.registrationCounts() == [.android: 2, .webpush: 1])
     }
 
+    @Test(arguments: StoreKind.available) func registrationsAreCountedPerStoredApp(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind)
+        let store = fixture.store
+        #expect(try store.registrationCountsByApp().isEmpty)
+        _ = try store.saveRegistration(registration("r1", account: "A", device: "p1"))
+        _ = try store.saveRegistration(registration("r2", account: "B", device: "p2", appId: "chat"))
+        _ = try store.saveRegistration(registration("w2", account: "B", device: "p2", platform: .webpush, appId: "chat"))
+        _ = try store.saveRegistration(registration("r3", account: "C", device: "p3", appId: ""))
+        #expect(try store.registrationCountsByApp() == ["default": 1, "chat": 2, "": 1])
+    }
+
     /// The readiness probe's write (PROTOCOL §3.3) commits, each time, and fails like every write once
     /// the store is closed.
     @Test(arguments: StoreKind.available) func theWriteProbeCommits(kind: StoreKind) throws {
