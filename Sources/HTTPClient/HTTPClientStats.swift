@@ -10,6 +10,9 @@ package struct HTTPClientStats: Sendable, Equatable {
     package var retries: Int
     /// New connections libcurl opened (the sum of `CURLINFO_NUM_CONNECTS`).
     package var connectionsOpened: Int
+    /// Origins the HTTP/2 engine keeps state for (requests queued or open, connections, or an
+    /// HTTP/1.1 answer remembered), as of its last sweep: bounded whatever origins are asked for.
+    package var originsKnown = 0
 
     package init(inFlight: Int = 0, responses: Int = 0, failures: Int = 0, retries: Int = 0, connectionsOpened: Int = 0) {
         self.inFlight = inFlight
@@ -30,8 +33,10 @@ package struct HTTPClientStats: Sendable, Equatable {
 
     /// Two engines' counts as one client's.
     static func + (lhs: HTTPClientStats, rhs: HTTPClientStats) -> HTTPClientStats {
-        HTTPClientStats(inFlight: lhs.inFlight + rhs.inFlight, responses: lhs.responses + rhs.responses,
-                        failures: lhs.failures + rhs.failures, retries: lhs.retries + rhs.retries,
-                        connectionsOpened: lhs.connectionsOpened + rhs.connectionsOpened)
+        var sum = HTTPClientStats(inFlight: lhs.inFlight + rhs.inFlight, responses: lhs.responses + rhs.responses,
+                                  failures: lhs.failures + rhs.failures, retries: lhs.retries + rhs.retries,
+                                  connectionsOpened: lhs.connectionsOpened + rhs.connectionsOpened)
+        sum.originsKnown = lhs.originsKnown + rhs.originsKnown
+        return sum
     }
 }

@@ -183,6 +183,31 @@ import Testing
         #expect(h.pool.requests.isEmpty)
     }
 
+    /// Origins an attacker picks (issue 26) cannot grow the pool: one with nothing queued or open
+    /// is forgotten at the next tick, and HTTP/1.1 origins are remembered up to a bound.
+    @Test func forgetsOriginsWithNothingQueuedOrOpenAndBoundsTheHTTP11Ones() {
+        var h = Harness()
+        h.pool = H2PoolStateMachine(settings: {
+            var settings = h.pool.settings
+            settings.maxRememberedOrigins = 3
+            return settings
+        }())
+        var connection: UInt64 = 0
+        for index in 1...10 as ClosedRange<UInt64> {
+            let actions = h.pool.submit(index, origin: "https://h\(index).example", deadline: h.at(30), now: h.at(0))
+            for case .open(let id, _) in actions { connection = id }
+            if index <= 6 {
+                #expect(h.pool.speaksHTTP1(connection, now: h.at(0)) == [.handOver(index)])
+            } else {
+                _ = h.pool.connectFailed(connection, .connectFailed, now: h.at(0))
+            }
+        }
+        _ = h.tick(1)
+        #expect(h.pool.origins.count == 3)
+        #expect(h.pool.origins.values.allSatisfy { $0.speaksHTTP1 })
+        #expect(h.pool.requests.isEmpty && h.pool.connections.isEmpty)
+    }
+
     // MARK: Timers
 
     @Test func failsRequestsPastTheirDeadlineAndCancelled() {

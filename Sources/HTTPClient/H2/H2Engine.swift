@@ -37,7 +37,8 @@ final class H2Engine: @unchecked Sendable {
     private var pool: H2PoolStateMachine
     private var requests: [UInt64: H2Request] = [:]
     private var connections: [UInt64: H2Connection] = [:]
-    /// Where each origin's connections go (its first request's target).
+    /// Where each origin's connections go (its first request's target); an origin the pool
+    /// forgot is dropped at the next sweep, so this holds no more origins than the pool does.
     private var targets: [String: H2Target] = [:]
     private var registered: [UInt64: (fd: Int32, events: UInt32)] = [:]
     private var touched: Set<UInt64> = []
@@ -145,6 +146,9 @@ final class H2Engine: @unchecked Sendable {
                 lastSweep = now
                 cancelFlagged()
                 perform(pool.tick(now: now))
+                if targets.count > pool.origins.count { targets = targets.filter { pool.origins[$0.key] != nil } }
+                let known = targets.count
+                counters.withLock { $0.originsKnown = known }
             }
             syncTouched()
         }

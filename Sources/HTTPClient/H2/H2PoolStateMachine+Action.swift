@@ -54,6 +54,10 @@ extension H2PoolStateMachine {
         var refusedAttempts = 3
         /// Tries of a request whose streams were lost any other way before an answer.
         var lostAttempts = 2
+        /// Origins known to speak HTTP/1.1 kept with nothing queued or open: past it the tick
+        /// forgets them (their next request learns it again from ALPN), so origins an attacker
+        /// picks cannot grow the pool's memory or its ticks.
+        var maxRememberedOrigins = 1024
 
         init(_ configuration: HTTPClientConfiguration) {
             maxConnectionsPerHost = max(1, configuration.maxConnectionsPerHost)

@@ -16,7 +16,8 @@
 ///   final answer had begun is never sent again (`connectionReset`).
 /// - A connection that fails to open fails its origin's queue at once with its error.
 /// - An origin whose server picked HTTP/1.1 in ALPN is remembered: its requests are handed
-///   over to libcurl from then on.
+///   over to libcurl from then on. At most `maxRememberedOrigins` such origins are kept with
+///   nothing queued or open; any other origin is forgotten once it has neither.
 /// - On each tick: queued and in-flight requests past their deadline fail with `timedOut`; a
 ///   connection not ready `connectTimeout` after it began connecting is closed; a connection
 ///   without streams for `idleTimeout` is closed; one with streams and no frame for
@@ -235,10 +236,16 @@ struct H2PoolStateMachine {
         for id in connections.keys.sorted() {
             actions += tick(id, now: now)
         }
+        var remembered = 0
         for key in origins.keys.sorted() {
             actions += pump(key, now: now)
             let origin = origins[key]!
-            if origin.waiting.isEmpty && origin.connections.isEmpty && !origin.speaksHTTP1 { origins[key] = nil }
+            guard origin.waiting.isEmpty && origin.connections.isEmpty else { continue }
+            if origin.speaksHTTP1 && remembered < settings.maxRememberedOrigins {
+                remembered += 1
+            } else {
+                origins[key] = nil
+            }
         }
         return actions
     }
