@@ -103,6 +103,10 @@ package protocol OutboxStore: AnyObject, Sendable {
     /// Returns a claimed delivery to the queue, due at `date`; its registration's `lastOutcome`
     /// becomes `retrying`.
     func reschedule(_ entryID: Int64, at date: Date) throws
+    /// Returns claimed deliveries to the queue untried, due at `date`: the attempt their claim
+    /// counted is taken back and their registrations' `lastOutcome` is left alone (the engine's
+    /// fair share had no room for them).
+    func release(_ entryIDs: [Int64], until date: Date) throws
     /// Extends the claims on `entryIDs` to a full lease from `now`, for sends still in flight (call it
     /// well within the lease, e.g. every third of it). Rows no longer held by this node (completed, or
     /// claimed by another node after the lease lapsed) are left alone; returns the ids still held.

@@ -67,7 +67,8 @@ Provider routes:
         (413); answers 201 with Location. autopush-style error JSON. With --webpush-vapid-key K,
         every subscription was made with applicationServerKey K: another k is 401 "VAPID
         public key mismatch" (errno 109). Id prefixes: gone-
-        (410), notfound- (404), busy- (429, Retry-After 30), down- (503).
+        (410), notfound- (404), busy- (429, Retry-After 30), down- (503), hang- (the stream
+        is taken and never answered: an hour's delay).
 
 Control API (any port):
   POST /_mock/script   {"provider": "fcm"|"apns"|"webpush"|"mock", "token": T (or "tokens": [...]),

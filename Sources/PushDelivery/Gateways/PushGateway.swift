@@ -18,8 +18,14 @@ package protocol PushGateway: Sendable {
     /// `scope == .origin` (Web Push: the endpoint's origin, which a push service rate-limits as
     /// a whole). Nil, the default, when the provider has no such unit: the delivery alone waits.
     func backoffScope(for job: DeliveryJob) -> String?
+
+    /// The origin of an endpoint the registrant chose (Web Push), whose tries get a fair share
+    /// of the lane rather than all of it (the engine's `FairShare`). Nil, the default, where the
+    /// operator configured the one origin every delivery goes to (FCM, APNs, Push Kit).
+    func registrantOrigin(for job: DeliveryJob) -> String?
 }
 
 extension PushGateway {
     package func backoffScope(for job: DeliveryJob) -> String? { nil }
+    package func registrantOrigin(for job: DeliveryJob) -> String? { nil }
 }

@@ -49,6 +49,11 @@ package struct WebPushGateway: PushGateway {
         Self.origin(of: job)?.description
     }
 
+    /// Every endpoint is the subscriber's (and so anyone's) choice: its origin is shared fairly.
+    package func registrantOrigin(for job: DeliveryJob) -> String? {
+        Self.origin(of: job)?.description
+    }
+
     /// The plaintext of the record: the JSON object of the data keys (PROTOCOL §5).
     package static func plaintext(for job: DeliveryJob) -> [UInt8] {
         JSONValue.strings(DataKeys.pairs(for: job)).bytes

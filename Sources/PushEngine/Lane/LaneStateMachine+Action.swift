@@ -14,10 +14,13 @@ extension LaneStateMachine {
         /// Claim up to `limit` due rows of the provider: `claimed`, or `claimFailed`.
         case claim(limit: Int)
         /// Build the rows' requests (off the lane's thread) with the credential of
-        /// `generation` and send them; each try is reported with `finished`.
-        case send([OutboxEntry], generation: Int)
+        /// `generation` and send them, each to be answered within `answerTimeout` when given
+        /// (else the lane's request timeout); each try is reported with `finished`.
+        case send([OutboxEntry], generation: Int, answerTimeout: TimeInterval? = nil)
         /// Return a claimed row to the queue, due at `at`.
         case reschedule(Int64, at: Date)
+        /// Return claimed rows to the queue untried (their attempt not counted), due at `until`.
+        case release([Int64], until: Date)
         /// Delete finished rows, each counted by its outcome.
         case complete([FinishedDelivery])
         /// Extend the leases of the rows in flight (a lost one is logged).

@@ -8,7 +8,7 @@ extension LaneStateMachine {
     /// refused credential asks the driver to renew it first (`.refreshCredentials`, reported
     /// with `credentialsRenewed`).
     mutating func finished(_ attempt: Attempt, _ result: Result, now: Date) -> [Action] {
-        release(attempt.entryID)
+        release(attempt.entryID, result, now: now)
         let decision = decide(classify(result, now: now), for: attempt.job, now: now)
         guard case .refreshCredentials(let reason, let retryAt) = decision else {
             return apply(decision, to: attempt, now: now)

@@ -14,8 +14,9 @@ import PushSupport
 /// tries in flight renewed every `claimRenewInterval`; each finished try turned into the next
 /// step by `RetryPolicy.decide`; a refused credential renewed once, then the provider shown
 /// unhealthy; backoff scopes (`PushGateway.backoffScope(for:)`) held after an answer that says
-/// so; finished rows deleted in one write per pass; after `stop()`, no claims, and `.exit` once
-/// nothing is in flight.
+/// so; tries to endpoints a registrant chose given a fair share of the lane (`FairShare`: per
+/// origin and per recipient account, the rest returned to the queue untried); finished rows
+/// deleted in one write per pass; after `stop()`, no claims, and `.exit` once nothing is in flight.
 struct LaneStateMachine {
     struct Settings: Sendable {
         var policy: RetryPolicy
@@ -28,6 +29,8 @@ struct LaneStateMachine {
         var credentialRetry: TimeInterval
         /// Claims still being sent have their lease renewed this often.
         var claimRenewInterval: TimeInterval
+        /// The shares of registrant-chosen origins and of recipient accounts.
+        var fairShare = FairShare.Settings.default
     }
 
     /// One try of one claimed row, from its send to its answer.
@@ -71,6 +74,7 @@ struct LaneStateMachine {
     /// The limit of the claim in progress.
     private var claimLimit = 0
     private var holds = OriginBackoff<String>()
+    private var share: FairShare
     /// The provider's health as this lane last set it (`ProviderHealth` starts healthy).
     private var health = ProviderHealth.State.healthy
     /// The credential generation last reported: new tries are sent with it, and mints are
@@ -84,6 +88,7 @@ struct LaneStateMachine {
         self.gateway = gateway
         self.hasCredentials = hasCredentials
         self.settings = settings
+        share = FairShare(settings: settings.fairShare, maxWindow: settings.maxInFlight)
     }
 
     /// The least room worth a claim: while answers trickle in, the lane waits for a quarter
@@ -155,12 +160,16 @@ struct LaneStateMachine {
         nextClaim = now.addingTimeInterval(settings.pollInterval)
     }
 
-    /// The claim's rows: those of a held backoff scope go back to wait, the rest are sent.
+    /// The claim's rows: those of a held backoff scope go back to wait, those past their fair
+    /// share go back untried, the rest are sent (probes of an origin that stopped answering with
+    /// the short answer timeout).
     mutating func claimed(_ claim: OutboxClaim, now: Date) -> [Action] {
         var actions: [Action] = []
         if claim.expired > 0 { actions.append(.count(.expired, claim.expired)) }
         if claim.orphaned > 0 { actions.append(.count(.orphaned, claim.orphaned)) }
         var batch: [OutboxEntry] = []
+        var probes: [OutboxEntry] = []
+        var waiting: [Date: [Int64]] = [:]
         batch.reserveCapacity(claim.entries.count)
         for entry in claim.entries {
             if !holds.isEmpty, let key = gateway.backoffScope(for: entry.job),
@@ -168,13 +177,22 @@ struct LaneStateMachine {
                 actions.append(reschedule(entry.id, at: until))
                 continue
             }
-            batch.append(entry)
+            let origin = gateway.registrantOrigin(for: entry.job(message: nil))
+            switch share.admit(entry.id, origin: origin, account: entry.registration.account, now: now) {
+            case .send(nil): batch.append(entry)
+            case .send(.some): probes.append(entry)
+            case .wait(let until): waiting[until, default: []].append(entry.id)
+            }
         }
-        if !batch.isEmpty {
-            inFlight += batch.count
-            inFlightIDs.formUnion(batch.lazy.map(\.id))
+        for until in waiting.keys.sorted() {
+            nextDue = min(nextDue ?? until, until)
+            actions.append(.release(waiting[until]!, until: until))
+        }
+        for (entries, timeout) in [(batch, nil), (probes, settings.fairShare.probeTimeout)] where !entries.isEmpty {
+            inFlight += entries.count
+            inFlightIDs.formUnion(entries.lazy.map(\.id))
             if nextRenewal == .distantFuture { nextRenewal = now.addingTimeInterval(settings.claimRenewInterval) }
-            actions.append(.send(batch, generation: generation))
+            actions.append(.send(entries, generation: generation, answerTimeout: timeout))
         }
         if claim.entries.count + claim.expired + claim.orphaned >= claimLimit {
             nextClaim = now  // more may be due
@@ -208,8 +226,9 @@ struct LaneStateMachine {
         return [.countCredentialRefreshes(generation - self.generation)]
     }
 
-    /// Takes one finished try off the in-flight books.
-    mutating func release(_ entryID: Int64) {
+    /// Takes one finished try off the in-flight books and tells its fair share how it ended.
+    mutating func release(_ entryID: Int64, _ result: Result, now: Date) {
+        share.finished(entryID, FairShare.Ending(result), now: now)
         inFlight -= 1
         inFlightIDs.remove(entryID)
         if inFlightIDs.isEmpty { nextRenewal = .distantFuture }

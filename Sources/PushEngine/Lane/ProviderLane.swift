@@ -203,11 +203,15 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
                 return []
             }
             return machine.claimed(claim, now: clock.now())
-        case .send(let entries, let generation):
-            builder.async { [self] in build(entries, generation: generation) }
+        case .send(let entries, let generation, let answerTimeout):
+            builder.async { [self] in build(entries, generation: generation, answerTimeout: answerTimeout) }
         case .reschedule(let id, let date):
             do { try store.reschedule(id, at: date) } catch {
                 log(.error, "outbox_reschedule", ["provider": "\(name)", "error": "\(error)"])
+            }
+        case .release(let ids, let until):
+            do { try store.release(ids, until: until) } catch {
+                log(.error, "outbox_release", ["provider": "\(name)", "error": "\(error)"])
             }
         case .complete(let finished):
             do { try store.complete(finished, at: clock.now()) } catch {
@@ -273,7 +277,7 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
     /// The batch's jobs and requests, made in parallel (Web Push encrypts each), then sent; a
     /// request that cannot be built is queued as finished. Building at send time is also when
     /// the gateway checks a Web Push endpoint's host is still publicly routable.
-    private func build(_ entries: [OutboxEntry], generation: Int) {
+    private func build(_ entries: [OutboxEntry], generation: Int, answerTimeout: TimeInterval?) {
         let now = clock.now()
         let gateway = self.gateway
         let app = key.app
@@ -292,15 +296,16 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
             let attempt = LaneStateMachine.Attempt(entryID: entry.id, job: job, generation: generation)
             switch request {
             case .success(let request):
-                send(request, attempt, now: now)
+                send(request, attempt, answerTimeout: answerTimeout, now: now)
             case .failure(let error):
                 queue(Finished(attempt: attempt, result: .unbuilt(error), sentAt: nil))
             }
         }
     }
 
-    private func send(_ request: OutboundRequest, _ attempt: LaneStateMachine.Attempt, now: Date) {
-        let seconds = min(requestTimeout, Double(max(1, attempt.job.remainingTTL(at: now))))
+    private func send(_ request: OutboundRequest, _ attempt: LaneStateMachine.Attempt, answerTimeout: TimeInterval?,
+                      now: Date) {
+        let seconds = min(answerTimeout ?? requestTimeout, requestTimeout, Double(max(1, attempt.job.remainingTTL(at: now))))
         metrics.inFlight.add(1, provider.rawValue, key.app)
         let sentAt = clock.monotonic()
         transport.send(request, provider: provider, timeout: .milliseconds(Int64(seconds * 1000))) { [self] result in

@@ -15,6 +15,16 @@ extension SQLiteStore {
         }
     }
 
+    package func release(_ entryIDs: [Int64], until date: Date) throws {
+        guard !entryIDs.isEmpty else { return }
+        try write { db in
+            for id in entryIDs {
+                try db.run("UPDATE outbox SET state = 0, attempts = max(0, attempts - 1), next_attempt_at = ? WHERE id = ? AND state = 1",
+                           [.integer(date.unixMilliseconds), .integer(id)])
+            }
+        }
+    }
+
     /// Called on the committing thread right after an `enqueue` that queued deliveries.
     package func onEnqueue(_ handler: @escaping @Sendable () -> Void) {
         hooks.add(handler)

@@ -53,6 +53,25 @@ import Testing
         #expect(try fixture.count("notifications") == 0)
     }
 
+    /// What the engine's fair share had no room for goes back untried: due again then, its
+    /// attempt not counted.
+    @Test(arguments: StoreKind.available) func aReleasedRowIsDueAgainWithItsAttemptNotCounted(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind, claimLease: 30)
+        let store = fixture.store
+        try filled(fixture)
+        let first = try store.claimDue(provider: .fcm, limit: 10, now: t0)
+        #expect(first.entries.map(\.attempts) == [1, 1])
+        try store.release(first.entries.map(\.id), until: t0.addingTimeInterval(5))
+        #expect(try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(4)).entries.isEmpty)
+        let again = try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(5))
+        #expect(again.entries.map(\.id).sorted() == first.entries.map(\.id).sorted())
+        #expect(again.entries.map(\.attempts) == [1, 1])
+        // A row no longer claimed is left alone.
+        try store.complete(again.entries.map(\.id))
+        try store.release(again.entries.map(\.id), until: t0)
+        #expect(try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(100)).entries.isEmpty)
+    }
+
     @Test(arguments: StoreKind.available) func rescheduleRenewAndLeaseExpiry(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind, claimLease: 30)
         let store = fixture.store

@@ -105,6 +105,7 @@ import Testing
             try counted("complete") { try base.complete(finished, at: now) }
         }
         func reschedule(_ entryID: Int64, at date: Date) throws { try counted("reschedule") { try base.reschedule(entryID, at: date) } }
+        func release(_ entryIDs: [Int64], until date: Date) throws { try counted("release") { try base.release(entryIDs, until: date) } }
         func renewClaims(_ entryIDs: [Int64], now: Date) throws -> Set<Int64> {
             try counted("renewClaims") { try base.renewClaims(entryIDs, now: now) }
         }

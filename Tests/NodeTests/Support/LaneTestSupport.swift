@@ -16,7 +16,7 @@ final class LaneUnderTest {
     var machine: LaneStateMachine
 
     init(provider: Provider = .fcm, credentials: Bool = false, maxInFlight: Int = 8, claimBatch: Int = 4,
-         policy: RetryPolicy = LaneUnderTest.policy) {
+         policy: RetryPolicy = LaneUnderTest.policy, fairShare: FairShare.Settings = .default) {
         let gateway: any PushGateway
         switch provider {
         case .fcm:
@@ -35,7 +35,7 @@ final class LaneUnderTest {
         machine = LaneStateMachine(
             provider: provider, gateway: gateway, hasCredentials: credentials,
             settings: .init(policy: policy, maxInFlight: maxInFlight, claimBatch: claimBatch, pollInterval: 1,
-                            credentialRetry: 5, claimRenewInterval: 10))
+                            credentialRetry: 5, claimRenewInterval: 10, fairShare: fairShare))
     }
 
     var now: Date { clock.now }
@@ -64,10 +64,10 @@ final class LaneUnderTest {
 
     /// A claimed row of `platform` queued at the clock's start (an FCM token or a Web Push endpoint).
     func entry(_ id: Int64, platform: Platform = .android, token: String? = nil, attempts: Int = 1,
-               ttl: TimeInterval = 3600) -> OutboxEntry {
+               ttl: TimeInterval = 3600, account: String = "A") -> OutboxEntry {
         OutboxEntry(id: id, attempts: attempts, createdAt: t0, expiresAt: t0.addingTimeInterval(ttl),
                     notification: notification("n\(id)", at: t0, ttl: ttl),
-                    registration: registration("r\(id)", account: "A", platform: platform, token: token ?? "tok-\(id)"))
+                    registration: registration("r\(id)", account: account, platform: platform, token: token ?? "tok-\(id)"))
     }
 
     static func answer(_ status: Int, _ json: String = "", headers: [String: String] = [:]) -> LaneStateMachine.Result {
