@@ -153,11 +153,12 @@ enum DeliveryBenchmark {
                 case .webpush: token = "https://push.example.net/push/sub-\(index)"
                 case .huawei, .harmony: token = "\(provider.rawValue)-token-\(index)"
                 }
+                let address = DeliveryAddress(
+                    platform: platform, token: token, p256dh: provider == .webpush ? subscriber : nil,
+                    auth: provider == .webpush ? Array(repeating: 7, count: 16) : nil,
+                    environment: provider == .apns ? "production" : "")
                 _ = try? store.saveRegistration(Registration(
-                    id: "r\(index)", account: "A", deviceId: "d\(index)", platform: platform, token: token,
-                    p256dh: provider == .webpush ? subscriber : nil,
-                    auth: provider == .webpush ? Array(repeating: 7, count: 16) : nil, appId: "default",
-                    environment: provider == .apns ? "production" : "", createdAt: now, updatedAt: now))
+                    id: "r\(index)", account: "A", deviceId: "d\(index)", address: address, createdAt: now, updatedAt: now))
             }
         }
         let payload = SecureRandom.bytes(200)

@@ -10,7 +10,11 @@ package struct DeliveryJob: Sendable, Equatable {
     package var outboxId: Int64
     /// The Notify `id`, sent as `x-any-id` so a device can drop a duplicate.
     package var notificationId: String
-    package var registration: Registration
+    /// The registration the job goes to (`pruneRegistration` takes it when the provider says the
+    /// token is dead).
+    package var registrationId: String
+    /// Where that registration's pushes go.
+    package var registration: DeliveryAddress
     package var kind: NotifyKind
     /// The sealed message, when the Notify carried one (always for `message`).
     package var message: SealedMessage?
@@ -23,10 +27,11 @@ package struct DeliveryJob: Sendable, Equatable {
     /// Tries already made before the current one (0 on the first send).
     package var attempts: Int
 
-    package init(outboxId: Int64, notificationId: String, registration: Registration, kind: NotifyKind,
-                message: SealedMessage?, groupId: String?, createdAt: Date, expiresAt: Date, attempts: Int = 0) {
+    package init(outboxId: Int64, notificationId: String, registrationId: String, registration: DeliveryAddress,
+                kind: NotifyKind, message: SealedMessage?, groupId: String?, createdAt: Date, expiresAt: Date, attempts: Int = 0) {
         self.outboxId = outboxId
         self.notificationId = notificationId
+        self.registrationId = registrationId
         self.registration = registration
         self.kind = kind
         self.message = message
@@ -34,33 +39,6 @@ package struct DeliveryJob: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.attempts = attempts
-    }
-
-    /// The device registration a job is addressed to.
-    package struct Registration: Sendable, Equatable {
-        package var registrationId: String
-        package var platform: Platform
-        /// FCM registration token, hex APNs/PushKit token, or the Web Push endpoint URL.
-        package var token: String
-        /// Web Push only: the subscriber's uncompressed P-256 point, as stored (raw bytes: the
-        /// gateway encrypts with them, so they are never encoded on the way).
-        package var p256dh: [UInt8]?
-        /// Web Push only: the 16-byte auth secret.
-        package var auth: [UInt8]?
-        package var appId: String
-        /// `production` or `development` for `apns`/`apns_voip`, empty for the rest.
-        package var environment: String
-
-        package init(registrationId: String, platform: Platform, token: String, p256dh: [UInt8]? = nil,
-                    auth: [UInt8]? = nil, appId: String = "default", environment: String = "") {
-            self.registrationId = registrationId
-            self.platform = platform
-            self.token = token
-            self.p256dh = p256dh
-            self.auth = auth
-            self.appId = appId
-            self.environment = environment
-        }
     }
 
     /// A Notify's `message`, exactly as the sender sent it (the node never opens it).

@@ -22,10 +22,7 @@ extension OutboxEntry {
         let record = notification
         return DeliveryJob(
             outboxId: id, notificationId: record.id,
-            registration: DeliveryJob.Registration(
-                registrationId: registration.id, platform: registration.platform, token: registration.token,
-                p256dh: registration.p256dh, auth: registration.auth,
-                appId: registration.appId, environment: registration.environment),
+            registrationId: registration.id, registration: registration.address,
             kind: record.kind, message: message, groupId: record.groupId,
             createdAt: createdAt, expiresAt: expiresAt, attempts: max(0, attempts - 1))
     }

@@ -26,8 +26,8 @@ extension LiveCheck {
 
     /// One push for the dummy token through the node's APNs gateway and transport.
     static func apns(config: NodeConfig) -> Result {
-        let target = TestPush.Target(platform: .apns, token: dummyAPNsToken,
-                                     environment: config.apns.useSandbox ? "development" : "production")
+        let target = TestPush.Target(address: DeliveryAddress(
+            platform: .apns, token: dummyAPNsToken, environment: config.apns.useSandbox ? "development" : "production"))
         let report: TestPush.Report
         do { report = try TestPush.send(target, config: config) } catch {
             return Result("apns", ok: false, error.description)
@@ -58,7 +58,7 @@ extension LiveCheck {
     static func pushKit(_ platform: Platform, config: NodeConfig) -> Result {
         let name = platform.rawValue
         let report: TestPush.Report
-        do { report = try TestPush.send(TestPush.Target(platform: platform, token: dummyPushKitToken), config: config, probe: true) } catch {
+        do { report = try TestPush.send(TestPush.Target(address: DeliveryAddress(platform: platform, token: dummyPushKitToken)), config: config, probe: true) } catch {
             return Result(name, ok: false, error.description)
         }
         if let transportError = report.transportError {

@@ -20,9 +20,9 @@ struct RegistrationTestPush: Sendable {
     var timeout: Duration = .seconds(10)
 
     func callAsFunction(_ registration: Registration) -> TestTokenResponse {
-        let app = LaneKey.app(of: registration.appId)
-        let provider = registration.platform.provider
-        var answer = TestTokenResponse(registrationId: registration.id, app: app, platform: registration.platform,
+        let app = LaneKey.app(of: registration.address.appId)
+        let provider = registration.address.platform.provider
+        var answer = TestTokenResponse(registrationId: registration.id, app: app, platform: registration.address.platform,
                                        outcome: .rejected, status: 0, latencyMs: 0)
         guard let route = routes.first(where: { $0.gateway.provider == provider && $0.app == app }) else {
             answer.reason = DeliveryReason.Code.appUnconfigured.rawValue
@@ -31,10 +31,7 @@ struct RegistrationTestPush: Sendable {
         let now = Date()
         let job = DeliveryJob(
             outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
-            registration: DeliveryJob.Registration(
-                registrationId: registration.id, platform: registration.platform, token: registration.token,
-                p256dh: registration.p256dh, auth: registration.auth, appId: registration.appId,
-                environment: registration.environment),
+            registrationId: registration.id, registration: registration.address,
             kind: .message, message: nil, groupId: nil, createdAt: now, expiresAt: now.addingTimeInterval(60))
         let exchange = TestPush.exchange(job, route: route, transport: transport, timeout: timeout)
         answer.status = exchange.answer?.status ?? 0

@@ -10,22 +10,14 @@ import PushSupport
 /// One push to one registration through the configured gateways, outside the outbox: what
 /// `pushnode send` runs so a self-hoster can check credentials.
 package enum TestPush {
+    /// What to send and where: the registration's address, the kind and its ttl in seconds.
     package struct Target: Sendable {
-        package var platform: Platform
-        package var token: String
-        package var p256dh: String?
-        package var auth: String?
-        package var environment: String
+        package var address: DeliveryAddress
         package var kind: NotifyKind
         package var ttl: Int
 
-        package init(platform: Platform, token: String, p256dh: String? = nil, auth: String? = nil,
-                    environment: String = "", kind: NotifyKind = .message, ttl: Int = 60) {
-            self.platform = platform
-            self.token = token
-            self.p256dh = p256dh
-            self.auth = auth
-            self.environment = environment
+        package init(address: DeliveryAddress, kind: NotifyKind = .message, ttl: Int = 60) {
+            self.address = address
             self.kind = kind
             self.ttl = ttl
         }
@@ -76,18 +68,18 @@ package enum TestPush {
     /// Builds the gateways from `config`, mints credentials, sends, and classifies the answer.
     /// `probe`: Huawei Push Kit checks the request and delivers it to nobody (`check --live`).
     package static func send(_ target: Target, config: NodeConfig, probe: Bool = false) throws(Failure) -> Report {
-        let provider = target.platform.provider
-        guard config.enabledPlatforms.contains(target.platform) else {
-            throw Failure(description: "platform \(target.platform.rawValue) has no credentials configured")
+        let provider = target.address.platform.provider
+        guard config.enabledPlatforms.contains(target.address.platform) else {
+            throw Failure(description: "platform \(target.address.platform.rawValue) has no credentials configured")
         }
         // The node's own VAPID key lives in dataDir (generated there on first start); the other
         // providers touch no file, so `check --live` (which sends through here) writes nothing.
-        if target.platform == .webpush {
+        if target.address.platform == .webpush {
             try? FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
         }
         let assembly: DeliveryAssembly
-        do { assembly = try DeliveryAssembly(config: config, platforms: [target.platform], app: NodeConfig.App.defaultID, probe: probe) } catch {
+        do { assembly = try DeliveryAssembly(config: config, platforms: [target.address.platform], app: NodeConfig.App.defaultID, probe: probe) } catch {
             throw Failure(description: error.description)
         }
         defer { assembly.transport.shutdown() }
@@ -95,14 +87,13 @@ package enum TestPush {
         let now = Date()
         let job = DeliveryJob(
             outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
-            registration: .init(registrationId: "test", platform: target.platform, token: target.token, p256dh: target.p256dh.flatMap { try? Base64.decodeURL($0) },
-                                auth: target.auth.flatMap { try? Base64.decodeURL($0) }, environment: target.environment),
+            registrationId: "test", registration: target.address,
             kind: target.kind, message: nil, groupId: nil, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(target.ttl)))
         let exchange = Self.exchange(job, route: route, transport: assembly.transport, timeout: .seconds(30))
         var result = Report(provider: provider, classified: exchange.outcome)
         result.status = exchange.answer?.status
-        result.body = exchange.answer.map { shortened($0.body, hiding: target.token) }
+        result.body = exchange.answer.map { shortened($0.body, hiding: target.address.token) }
         result.transportError = exchange.failure?.code.rawValue
         return result
     }

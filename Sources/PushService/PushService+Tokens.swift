@@ -13,13 +13,11 @@ extension PushService {
     /// it with `platform.disabled` (the any-sync door, PROTOCOL §8: its clients resend tokens every cycle).
     package func setToken(_ request: SetTokenRequest, caller: AccountID,
                          admittingDisabledPlatform: Bool = false) throws(ServiceError) -> SetTokenResponse {
-        let normalized = try tokenRules.normalize(request, admittingDisabledPlatform: admittingDisabledPlatform)
+        let address = try tokenRules.normalize(request, admittingDisabledPlatform: admittingDisabledPlatform)
         let now = clock()
-        let id = normalized.registrationId(on: request.platform)
-        let registration = Registration(
-            id: id, account: caller.string, deviceId: request.deviceId, platform: request.platform,
-            token: normalized.token, p256dh: normalized.p256dh, auth: normalized.auth, appId: normalized.appId,
-            environment: normalized.environment, createdAt: now, updatedAt: now)
+        let id = address.registrationId
+        let registration = Registration(id: id, account: caller.string, deviceId: request.deviceId, address: address,
+                                        createdAt: now, updatedAt: now)
         try accountLocks.withLock(caller.string) { () throws(ServiceError) in
             let existing = try stored(.read) { try registry.registration(id: id) }
             try AccountBounds.checkOwner(registration, existing: existing)
@@ -37,8 +35,8 @@ extension PushService {
         let registrations = try stored(.read) { try registry.registrations(ofAccount: caller.string) }
         return ListTokensResponse(registrations: registrations.map { registration in
             RegistrationSummary(
-                registrationId: registration.id, deviceId: registration.deviceId, platform: registration.platform,
-                appId: registration.appId, environment: registration.environment,
+                registrationId: registration.id, deviceId: registration.deviceId, platform: registration.address.platform,
+                appId: registration.address.appId, environment: registration.address.environment,
                 createdAt: Int64(registration.createdAt.timeIntervalSince1970.rounded(.down)),
                 updatedAt: Int64(registration.updatedAt.timeIntervalSince1970.rounded(.down)),
                 lastDeliveryAt: registration.lastDeliveryAt.map(Timestamp.rfc3339), lastOutcome: registration.lastOutcome)

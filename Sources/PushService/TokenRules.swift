@@ -11,19 +11,7 @@ struct TokenRules: Sendable {
     var endpointPolicy: WebPushEndpointPolicy
 
     /// What a valid request registers: the token normalized, `appId` and `environment` defaulted.
-    struct Normalized: Equatable {
-        var token: String
-        var appId: String
-        var environment: String
-        var p256dh: [UInt8]?
-        var auth: [UInt8]?
-
-        func registrationId(on platform: Platform) -> String {
-            RegistrationID.make(platform: platform, appId: appId, environment: environment, token: token)
-        }
-    }
-
-    func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws(ServiceError) -> Normalized {
+    func normalize(_ request: SetTokenRequest, admittingDisabledPlatform: Bool = false) throws(ServiceError) -> DeliveryAddress {
         try Self.checkDeviceId(request.deviceId)
         try Self.checkText(request.token, field: "token", maxLength: 4096)
         let appId = request.appId ?? Self.defaultApp
@@ -49,7 +37,8 @@ struct TokenRules: Sendable {
         case .android, .ios, .huawei, .harmony:
             break
         }
-        return Normalized(token: token, appId: appId, environment: environment, p256dh: p256dh, auth: auth)
+        return DeliveryAddress(platform: request.platform, token: token, p256dh: p256dh, auth: auth, appId: appId,
+                               environment: environment)
     }
 
     /// Keys only with `webpush`, and there both.

@@ -6,13 +6,8 @@ package struct Registration: Sendable, Equatable {
     package var id: String
     package var account: String
     package var deviceId: String
-    package var platform: Platform
-    /// The FCM/APNs token or Web Push endpoint. A secret: never log it in full.
-    package var token: String
-    package var p256dh: [UInt8]?
-    package var auth: [UInt8]?
-    package var appId: String
-    package var environment: String
+    /// Where its pushes go; the token is a secret: never log it in full.
+    package var address: DeliveryAddress
     package var createdAt: Date
     package var updatedAt: Date
     /// When a push was last delivered to it (read by `registrations(ofAccount:)`; a save keeps it
@@ -21,18 +16,11 @@ package struct Registration: Sendable, Equatable {
     /// The outcome of its last finished try (`LastOutcome`), read like `lastDeliveryAt`.
     package var lastOutcome: String?
 
-    package init(id: String, account: String, deviceId: String, platform: Platform, token: String,
-                p256dh: [UInt8]? = nil, auth: [UInt8]? = nil, appId: String, environment: String,
-                createdAt: Date, updatedAt: Date) {
+    package init(id: String, account: String, deviceId: String, address: DeliveryAddress, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.account = account
         self.deviceId = deviceId
-        self.platform = platform
-        self.token = token
-        self.p256dh = p256dh
-        self.auth = auth
-        self.appId = appId
-        self.environment = environment
+        self.address = address
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

@@ -49,10 +49,11 @@ extension Registration {
         guard let platform = Platform(rawValue: platformName) else {
             throw StoreError.corruptRecord("unknown platform \(platformName)")
         }
-        self.init(id: row.text(offset), account: row.text(offset + 1), deviceId: row.text(offset + 2), platform: platform,
-                  token: row.text(offset + 4), p256dh: try row.optionalBytes(offset + 5), auth: try row.optionalBytes(offset + 6),
-                  appId: row.text(offset + 7), environment: row.text(offset + 8), createdAt: row.date(offset + 9),
-                  updatedAt: row.date(offset + 10))
+        let address = DeliveryAddress(platform: platform, token: row.text(offset + 4), p256dh: try row.optionalBytes(offset + 5),
+                                      auth: try row.optionalBytes(offset + 6), appId: row.text(offset + 7),
+                                      environment: row.text(offset + 8))
+        self.init(id: row.text(offset), account: row.text(offset + 1), deviceId: row.text(offset + 2), address: address,
+                  createdAt: row.date(offset + 9), updatedAt: row.date(offset + 10))
         if withOutcome {
             lastDeliveryAt = row.optionalInt64(offset + 11).map { Date(unixMilliseconds: $0) }
             lastOutcome = row.optionalText(offset + 12)

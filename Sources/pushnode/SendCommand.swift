@@ -1,4 +1,5 @@
 import Foundation
+import PushCrypto
 import PushNode
 import PushProtocol
 import PushSupport
@@ -29,8 +30,10 @@ func runSend(_ args: Arguments) throws {
     }
     var environment = args.options["environment"] ?? ""
     if platform.provider == .apns && environment.isEmpty { environment = "production" }
-    let target = TestPush.Target(platform: platform, token: token, p256dh: args.options["p256dh"], auth: args.options["auth"],
-                                 environment: environment, kind: kind, ttl: ttl)
+    let address = DeliveryAddress(platform: platform, token: token,
+                                  p256dh: args.options["p256dh"].flatMap { try? Base64.decodeURL($0) },
+                                  auth: args.options["auth"].flatMap { try? Base64.decodeURL($0) }, environment: environment)
+    let target = TestPush.Target(address: address, kind: kind, ttl: ttl)
     let report: TestPush.Report
     do { report = try TestPush.send(target, config: loaded.config) } catch { throw CLIError(error.description) }
     var object: [String: Any] = ["provider": report.provider.rawValue, "platform": platform.rawValue,

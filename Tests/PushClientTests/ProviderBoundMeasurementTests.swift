@@ -15,8 +15,8 @@ import Testing
 
     static func job(sealedBytes: Int, platform: Platform, token: String) -> DeliveryJob {
         DeliveryJob(outboxId: 1, notificationId: PushService.newNotificationID(),
-                    registration: .init(registrationId: "r", platform: platform, token: token,
-                                        environment: platform == .apns ? "production" : ""),
+                    registrationId: "r",
+                    registration: .init(platform: platform, token: token, environment: platform == .apns ? "production" : ""),
                     kind: .message,
                     message: .init(payload: Base64.encode([UInt8](repeating: 0xa5, count: sealedBytes)),
                                    signature: Base64.encode([UInt8](repeating: 1, count: 64)),

@@ -37,7 +37,7 @@ struct DeliveryEvent: Sendable, Equatable {
         self.provider = provider
         app = LaneKey.app(of: job.registration.appId)
         notificationId = job.notificationId
-        registration = String(job.registration.registrationId.prefix(Self.registrationPrefix))
+        registration = String(job.registrationId.prefix(Self.registrationPrefix))
         kind = job.kind
         attempt = job.attempts + 1
         self.outcome = outcome

@@ -61,7 +61,7 @@ extension LaneStateMachine {
             return [reschedule(id, at: at), .count(.retried, 1), event(.retried, reason, next: at)]
         case .dead(let reason, let invalidSince):
             complete(id, .dead)
-            return [.prune(registrationID: attempt.job.registration.registrationId,
+            return [.prune(registrationID: attempt.job.registrationId,
                            notUpdatedAfter: invalidSince ?? .distantFuture, reason: reason),
                     .count(.dead, 1), event(.dead, reason)]
         case .rejected(let reason):

@@ -13,8 +13,8 @@ enum AccountBounds {
     static func checkRegistration(_ registration: Registration, held: [Registration], limit: Int) throws(ServiceError) {
         let kept = held.filter { other in
             other.id != registration.id
-                && !(other.deviceId == registration.deviceId && other.platform == registration.platform
-                     && other.appId == registration.appId)
+                && !(other.deviceId == registration.deviceId && other.address.platform == registration.address.platform
+                     && other.address.appId == registration.address.appId)
         }
         guard kept.count < limit else {
             throw .refused(.accountLimitReached, "an account may hold at most \(limit) registrations")
@@ -35,8 +35,8 @@ enum AccountBounds {
     /// taking the endpoint over with other keys would make its owner's pushes undecryptable.
     /// FCM and APNs tokens move to the caller as before (their owner's app re-registers them).
     static func checkOwner(_ registration: Registration, existing: Registration?) throws(ServiceError) {
-        guard registration.platform == .webpush, let existing, existing.account != registration.account else { return }
-        guard let held = existing.auth, let given = registration.auth, ConstantTime.equals(held, given) else {
+        guard registration.address.platform == .webpush, let existing, existing.account != registration.account else { return }
+        guard let held = existing.address.auth, let given = registration.address.auth, ConstantTime.equals(held, given) else {
             throw .refused(.tokenInUse, "another account holds this endpoint", field: "token")
         }
     }

@@ -9,7 +9,7 @@ extension MemoryStore {
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { tables in
             let due = (tables.outbox[provider] ?? [:]).values
-                .filter { $0.nextAttemptAt <= nowMs && apps.admits(tables.registrations[$0.registrationId]?.appId) }
+                .filter { $0.nextAttemptAt <= nowMs && apps.admits(tables.registrations[$0.registrationId]?.address.appId) }
                 .sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
                 .prefix(max(0, limit))
             var claim = OutboxClaim()

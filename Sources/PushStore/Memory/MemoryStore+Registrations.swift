@@ -16,7 +16,7 @@ extension MemoryStore {
             // A device holds one token per platform and app: a new one replaces the rotated one.
             for id in tables.registrationIDs[stored.account] ?? [] where id != stored.id {
                 guard let other = tables.registrations[id] else { continue }
-                if other.deviceId == stored.deviceId && other.platform == stored.platform && other.appId == stored.appId {
+                if other.deviceId == stored.deviceId && other.address.platform == stored.address.platform && other.address.appId == stored.address.appId {
                     tables.removeRegistration(id)
                 }
             }
@@ -46,7 +46,7 @@ extension MemoryStore {
 
     package func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int {
         try write { tables in
-            tables.removeRegistrations(ofAccount: account) { $0.platform == platform && $0.token == token }
+            tables.removeRegistrations(ofAccount: account) { $0.address.platform == platform && $0.address.token == token }
         }
     }
 
@@ -73,10 +73,10 @@ private extension MemoryTables {
 
 extension MemoryStore {
     package func registrationCounts() throws -> [Platform: Int] {
-        try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.platform, default: 0] += 1 } }
+        try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.address.platform, default: 0] += 1 } }
     }
 
     package func registrationCountsByApp() throws -> [String: Int] {
-        try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.appId, default: 0] += 1 } }
+        try read { tables in tables.registrations.values.reduce(into: [:]) { $0[$1.address.appId, default: 0] += 1 } }
     }
 }

@@ -71,7 +71,7 @@ struct MemoryTables {
         for topic in Set(topics) { accounts.formUnion(subscribers[topic] ?? []) }
         return accounts.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.flatMap { account in
             registrations(ofAccount: account).map {
-                Recipient(registrationId: $0.id, account: $0.account, deviceId: $0.deviceId, platform: $0.platform)
+                Recipient(registrationId: $0.id, account: $0.account, deviceId: $0.deviceId, platform: $0.address.platform)
             }
         }
     }

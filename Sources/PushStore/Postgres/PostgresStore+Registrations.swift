@@ -18,14 +18,14 @@ extension PostgresStore {
                     token = EXCLUDED.token, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, app_id = EXCLUDED.app_id,
                     environment = EXCLUDED.environment, updated_at = EXCLUDED.updated_at
                 RETURNING created_at
-                """, [.text(stored.id), .text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue),
-                      .text(stored.token), .optionalBytes(stored.p256dh), .optionalBytes(stored.auth), .text(stored.appId),
-                      .text(stored.environment), .integer(stored.createdAt.unixMilliseconds),
+                """, [.text(stored.id), .text(stored.account), .text(stored.deviceId), .text(stored.address.platform.rawValue),
+                      .text(stored.address.token), .optionalBytes(stored.address.p256dh), .optionalBytes(stored.address.auth), .text(stored.address.appId),
+                      .text(stored.address.environment), .integer(stored.createdAt.unixMilliseconds),
                       .integer(stored.updatedAt.unixMilliseconds)])
             // A device holds one token per platform and app: a new one replaces the rotated one.
             try db.run("""
                 DELETE FROM registrations WHERE account = $1 AND device_id = $2 AND platform = $3 AND app_id = $4 AND id <> $5
-                """, [.text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue), .text(stored.appId),
+                """, [.text(stored.account), .text(stored.deviceId), .text(stored.address.platform.rawValue), .text(stored.address.appId),
                       .text(stored.id)])
             return row.row(0).int64(0)
         }

@@ -20,14 +20,14 @@ extension SQLiteStore {
                     account = excluded.account, device_id = excluded.device_id, platform = excluded.platform,
                     token = excluded.token, p256dh = excluded.p256dh, auth = excluded.auth, app_id = excluded.app_id,
                     environment = excluded.environment, created_at = excluded.created_at, updated_at = excluded.updated_at
-                """, [.text(stored.id), .text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue),
-                      .text(stored.token), .optionalBlob(stored.p256dh), .optionalBlob(stored.auth), .text(stored.appId),
-                      .text(stored.environment), .integer(stored.createdAt.unixMilliseconds),
+                """, [.text(stored.id), .text(stored.account), .text(stored.deviceId), .text(stored.address.platform.rawValue),
+                      .text(stored.address.token), .optionalBlob(stored.address.p256dh), .optionalBlob(stored.address.auth), .text(stored.address.appId),
+                      .text(stored.address.environment), .integer(stored.createdAt.unixMilliseconds),
                       .integer(stored.updatedAt.unixMilliseconds)])
             // A device holds one token per platform and app: a new one replaces the rotated one.
             try db.run("""
                 DELETE FROM registrations WHERE account = ? AND device_id = ? AND platform = ? AND app_id = ? AND id <> ?
-                """, [.text(stored.account), .text(stored.deviceId), .text(stored.platform.rawValue), .text(stored.appId),
+                """, [.text(stored.account), .text(stored.deviceId), .text(stored.address.platform.rawValue), .text(stored.address.appId),
                       .text(stored.id)])
             return stored.atStoragePrecision
         }

@@ -62,7 +62,7 @@ import Testing
         #expect(refused?.code == .tokenInUse)
         #expect(refused?.field == "token")
         #expect(refused.flatMap { ErrorStatus.byCode[$0.code] } == 409)
-        #expect(try fixture.store.registrations(ofAccount: account(1).accountID.string).map(\.auth) == [validAuth])
+        #expect(try fixture.store.registrations(ofAccount: account(1).accountID.string).map(\.address.auth) == [validAuth])
         // The owner may change its own keys; a browser re-registering with the same auth moves it.
         _ = try fixture.service.setToken(TokenServiceTests.webpush(url, auth: otherAuth), caller: account(1).accountID)
         _ = try fixture.service.setToken(TokenServiceTests.webpush(url, auth: otherAuth), caller: account(2).accountID)

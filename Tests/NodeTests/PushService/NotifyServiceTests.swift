@@ -36,7 +36,7 @@ import Testing
         #expect(stored == NotificationRecord(id: response.id, kind: .message, keyId: message.keyId, payload: message.payload,
                                              signature: message.signature, groupId: "chat-1", createdAt: t0,
                                              expiresAt: t0.addingTimeInterval(86_400)))
-        #expect(Set(entries.map(\.registration.platform.provider)) == [.fcm, .webpush, .apns])
+        #expect(Set(entries.map(\.registration.address.platform.provider)) == [.fcm, .webpush, .apns])
         #expect(fixture.service.statistics().deliveriesQueued == 3)
     }
 
@@ -166,7 +166,7 @@ import Testing
         let fcmOnly = PushService(store: all.store, configuration: .init(enabledPlatforms: [.android, .ios]),
                                   resolver: FakeResolver(), clock: { t0 })
         _ = try fcmOnly.notify(.init(topics: [space.topic("chats")], message: all.message(from: account(1))), caller: account(1).accountID)
-        #expect(try all.drain().map(\.registration.platform) == [.android])
+        #expect(try all.drain().map(\.registration.address.platform) == [.android])
     }
 
     @Test func silentKeepsOwnTopicsAndSkipsTheSendingDevice() throws {

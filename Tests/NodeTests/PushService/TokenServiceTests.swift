@@ -100,8 +100,8 @@ let validAuth = try! Base64.decodeURL("BTBZMqHH6r4Tts7J_aSIgg")
         let response = try fixture.service.setToken(Self.webpush(url), caller: account(1).accountID)
         #expect(response.registrationId == RegistrationID.make(platform: .webpush, appId: "default", environment: "", token: url))
         let stored = try fixture.store.registrations(ofAccount: account(1).accountID.string)
-        #expect(stored.map(\.p256dh) == [validP256dh])
-        #expect(stored.map(\.auth) == [validAuth])
+        #expect(stored.map(\.address.p256dh) == [validP256dh])
+        #expect(stored.map(\.address.auth) == [validAuth])
     }
 
     @Test func apnsTokensAreNormalizedAndDefaulted() throws {
@@ -141,7 +141,7 @@ let validAuth = try! Base64.decodeURL("BTBZMqHH6r4Tts7J_aSIgg")
         var configuration = PushService.Configuration()
         configuration.testPush = { registration in
             tested.withLock { $0.append(registration.id) }
-            return TestTokenResponse(registrationId: registration.id, app: "default", platform: registration.platform,
+            return TestTokenResponse(registrationId: registration.id, app: "default", platform: registration.address.platform,
                                      outcome: .delivered, status: 200, latencyMs: 3)
         }
         let fixture = try ServiceFixture(configuration)

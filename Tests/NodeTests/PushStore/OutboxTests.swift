@@ -41,14 +41,14 @@ import Testing
         let claim = try store.claimDue(provider: .fcm, limit: 10, now: t0)
         #expect(claim.entries.map(\.registration.id).sorted() == ["f1", "f2"])
         #expect(claim.entries.allSatisfy { $0.attempts == 1 && $0.notification == notification("n1") })
-        #expect(claim.entries.first?.registration.token == "token-\(claim.entries[0].registration.id)")
+        #expect(claim.entries.first?.registration.address.token == "token-\(claim.entries[0].registration.id)")
         // Claimed rows are not due again before the lease ends.
         #expect(try store.claimDue(provider: .fcm, limit: 10, now: t0.addingTimeInterval(29)).entries.isEmpty)
         try store.complete(claim.entries.map(\.id))
         #expect(try store.outboxStatistics()[.fcm] == nil)
         #expect(try fixture.count("notifications") == 1)  // the apns delivery still needs it
         let apns = try store.claimDue(provider: .apns, limit: 10, now: t0)
-        #expect(apns.entries.map(\.registration.platform) == [.apns])
+        #expect(apns.entries.map(\.registration.address.platform) == [.apns])
         try store.complete(apns.entries.map(\.id))
         #expect(try fixture.count("notifications") == 0)
     }

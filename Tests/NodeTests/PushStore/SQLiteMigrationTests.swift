@@ -41,7 +41,7 @@ import Testing
         #expect(try store.read { db in try db.queryFirst("PRAGMA user_version") { $0.int(0) } } == SQLiteMigrations.latestVersion)
         let registrations = try store.registrations(ofAccount: "A")
         #expect(registrations.map(\.id) == ["r1", "r2"])
-        #expect(registrations[0].deviceId == "d1" && registrations[0].appId == "default" && registrations[0].token == "tok-1")
+        #expect(registrations[0].deviceId == "d1" && registrations[0].address.appId == "default" && registrations[0].address.token == "tok-1")
         #expect(registrations[0].createdAt == t0 && registrations[0].updatedAt == Date(unixMilliseconds: ms + 1))
         #expect(registrations[0].lastDeliveryAt == Date(unixMilliseconds: ms + 2) && registrations[0].lastOutcome == "delivered")
         #expect(try store.spaces(ofAccount: "A") == [space])

@@ -103,8 +103,8 @@ import Testing
     @Test(arguments: StoreKind.available) func keysRoundTrip(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         var webpush = registration("w", account: "A", platform: .webpush, token: "https://push.example/x?a=\"b\"")
-        webpush.p256dh = [4] + [UInt8](repeating: 7, count: 64)
-        webpush.auth = [UInt8](repeating: 3, count: 16)
+        webpush.address.p256dh = [4] + [UInt8](repeating: 7, count: 64)
+        webpush.address.auth = [UInt8](repeating: 3, count: 16)
         _ = try fixture.store.saveRegistration(webpush)
         #expect(try fixture.store.registrations(ofAccount: "A") == [webpush])
         #expect(try fixture.store.registration(id: "w") == webpush)  // by id, whichever account holds it

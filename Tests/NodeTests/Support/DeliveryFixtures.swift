@@ -25,18 +25,16 @@ enum Fixtures {
     static let p256dhBytes: [UInt8] = [0x04] + (1...64).map { UInt8($0) }
     static let authBytes: [UInt8] = (0..<16).map { UInt8(0xa0 + $0) }
 
-    static func registration(_ platform: Platform, environment: String = "") -> DeliveryJob.Registration {
+    static func registration(_ platform: Platform, environment: String = "") -> DeliveryAddress {
         switch platform {
         case .android, .ios:
-            return .init(registrationId: "r-\(platform.rawValue)", platform: platform, token: fcmToken)
+            return .init(platform: platform, token: fcmToken)
         case .apns, .apnsVoip:
-            return .init(registrationId: "r-\(platform.rawValue)", platform: platform, token: apnsToken,
-                         environment: environment.isEmpty ? "production" : environment)
+            return .init(platform: platform, token: apnsToken, environment: environment.isEmpty ? "production" : environment)
         case .webpush:
-            return .init(registrationId: "r-webpush", platform: .webpush, token: endpoint,
-                         p256dh: p256dhBytes, auth: authBytes)
+            return .init(platform: .webpush, token: endpoint, p256dh: p256dhBytes, auth: authBytes)
         case .huawei, .harmony:
-            return .init(registrationId: "r-\(platform.rawValue)", platform: platform, token: pushKitToken)
+            return .init(platform: platform, token: pushKitToken)
         }
     }
 
@@ -46,6 +44,7 @@ enum Fixtures {
         DeliveryJob(
             outboxId: outboxId,
             notificationId: notificationId,
+            registrationId: "r-\(platform.rawValue)",
             registration: registration(platform, environment: environment),
             kind: kind,
             message: (withMessage ?? (kind != .silent)) ? message : nil,

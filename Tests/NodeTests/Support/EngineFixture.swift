@@ -46,8 +46,9 @@ final class EngineFixture {
         sequence += 1
         let id = "r-\(token)"
         let now = clock.now()
-        _ = try store.saveRegistration(Registration(id: id, account: "A", deviceId: token, platform: platform, token: token,
-                                                    appId: "default", environment: platform.provider == .apns ? "production" : "",
+        let address = DeliveryAddress(platform: platform, token: token,
+                                      environment: platform.provider == .apns ? "production" : "")
+        _ = try store.saveRegistration(Registration(id: id, account: "A", deviceId: token, address: address,
                                                     createdAt: now, updatedAt: now))
         var record = notification("n\(sequence)-\(token)", at: now, ttl: ttl)
         record.groupId = nil

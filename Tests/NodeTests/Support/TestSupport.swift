@@ -47,8 +47,9 @@ func ref(_ byte: UInt8, _ topic: String) -> TopicRef { TopicRef(spaceKey: spaceK
 
 func registration(_ id: String, account: String, device: String = "d1", platform: Platform = .android,
                   token: String? = nil, appId: String = "default", at date: Date = t0) -> Registration {
-    Registration(id: id, account: account, deviceId: device, platform: platform, token: token ?? "token-\(id)",
-                 appId: appId, environment: platform.provider == .apns ? "production" : "",
+    Registration(id: id, account: account, deviceId: device,
+                 address: DeliveryAddress(platform: platform, token: token ?? "token-\(id)", appId: appId,
+                                          environment: platform.provider == .apns ? "production" : ""),
                  createdAt: date, updatedAt: date)
 }
 
