@@ -7,7 +7,7 @@ import PushSupport
 /// no I/O.
 ///
 /// - SeeAlso: Spec/providers.md "APNs", PROTOCOL §5.
-package struct APNsGateway: PushGateway {
+package struct APNsGateway: CredentialedGateway {
     /// Where requests go.
     package enum Host: Sendable, Equatable {
         /// Per registration: `development` → sandbox, anything else → production.
@@ -43,18 +43,17 @@ package struct APNsGateway: PushGateway {
 
     package var configuration: Configuration
     /// The current provider JWT (ES256, reused ~50 min); nil while none is available.
-    package var providerToken: @Sendable () -> String?
+    package var credential: @Sendable () -> String?
 
     package init(configuration: Configuration, providerToken: @escaping @Sendable () -> String?) {
         self.configuration = configuration
-        self.providerToken = providerToken
+        self.credential = providerToken
     }
 
     package var provider: Provider { .apns }
 
-    package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
-        guard let token = providerToken(), !token.isEmpty else { throw .credentialsUnavailable }
-        return try Self.buildRequest(job: job, providerToken: token, topic: configuration.topic,
+    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
+        try Self.buildRequest(job: job, providerToken: credential, topic: configuration.topic,
                                      host: configuration.host, defaultAlert: configuration.defaultAlert, now: now)
     }
 

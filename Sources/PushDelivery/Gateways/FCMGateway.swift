@@ -5,7 +5,7 @@ import PushProtocol
 /// (`FCMGateway+Message`) and answer classification (`FCMGateway+Classify`), no I/O.
 ///
 /// - SeeAlso: Spec/providers.md "FCM HTTP v1", PROTOCOL §5.
-package struct FCMGateway: PushGateway {
+package struct FCMGateway: CredentialedGateway {
     package struct Configuration: Sendable, Equatable {
         /// The Firebase project id (from the service-account file).
         package var projectId: String
@@ -26,18 +26,17 @@ package struct FCMGateway: PushGateway {
 
     package var configuration: Configuration
     /// The current cached OAuth access token; nil while none is available.
-    package var accessToken: @Sendable () -> String?
+    package var credential: @Sendable () -> String?
 
     package init(configuration: Configuration, accessToken: @escaping @Sendable () -> String?) {
         self.configuration = configuration
-        self.accessToken = accessToken
+        self.credential = accessToken
     }
 
     package var provider: Provider { .fcm }
 
-    package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
-        guard let token = accessToken(), !token.isEmpty else { throw .credentialsUnavailable }
-        return try Self.buildRequest(job: job, accessToken: token, projectId: configuration.projectId,
+    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
+        try Self.buildRequest(job: job, accessToken: credential, projectId: configuration.projectId,
                                      baseURL: configuration.baseURL, defaultAlert: configuration.defaultAlert, now: now)
     }
 

@@ -15,7 +15,7 @@ import PushProtocol
 /// | call | 10 (in-app call, VoIP) | `extraData`: the data keys as a JSON string |
 ///
 /// - SeeAlso: Spec/providers.md "Huawei Push Kit", PROTOCOL §5.
-package struct HarmonyGateway: PushGateway {
+package struct HarmonyGateway: CredentialedGateway {
     package struct Configuration: Sendable, Equatable {
         /// `harmony.projectId`: the AppGallery Connect project of the app.
         package var projectId: String
@@ -52,18 +52,17 @@ package struct HarmonyGateway: PushGateway {
 
     package var configuration: Configuration
     /// The current service-account JWT; nil while none is available.
-    package var serviceToken: @Sendable () -> String?
+    package var credential: @Sendable () -> String?
 
     package init(configuration: Configuration, serviceToken: @escaping @Sendable () -> String?) {
         self.configuration = configuration
-        self.serviceToken = serviceToken
+        self.credential = serviceToken
     }
 
     package var provider: Provider { .harmony }
 
-    package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
-        guard let jwt = serviceToken(), !jwt.isEmpty else { throw .credentialsUnavailable }
-        return try Self.buildRequest(job: job, serviceToken: jwt, configuration: configuration, now: now)
+    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
+        try Self.buildRequest(job: job, serviceToken: credential, configuration: configuration, now: now)
     }
 
     package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {

@@ -11,7 +11,7 @@ import PushProtocol
 /// messages; `collapse_key` a group slot for messages; `ttl` the seconds left.
 ///
 /// - SeeAlso: Spec/providers.md "Huawei Push Kit", PROTOCOL §5.
-package struct HuaweiGateway: PushGateway {
+package struct HuaweiGateway: CredentialedGateway {
     package struct Configuration: Sendable, Equatable {
         /// `huawei.appId`: the app's id in AppGallery Connect (also the OAuth client id).
         package var appId: String
@@ -29,18 +29,17 @@ package struct HuaweiGateway: PushGateway {
 
     package var configuration: Configuration
     /// The current cached OAuth access token; nil while none is available.
-    package var accessToken: @Sendable () -> String?
+    package var credential: @Sendable () -> String?
 
     package init(configuration: Configuration, accessToken: @escaping @Sendable () -> String?) {
         self.configuration = configuration
-        self.accessToken = accessToken
+        self.credential = accessToken
     }
 
     package var provider: Provider { .huawei }
 
-    package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
-        guard let token = accessToken(), !token.isEmpty else { throw .credentialsUnavailable }
-        return try Self.buildRequest(job: job, accessToken: token, configuration: configuration, now: now)
+    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
+        try Self.buildRequest(job: job, accessToken: credential, configuration: configuration, now: now)
     }
 
     package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {

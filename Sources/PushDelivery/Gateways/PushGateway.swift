@@ -29,3 +29,21 @@ extension PushGateway {
     package func backoffScope(for job: DeliveryJob) -> String? { nil }
     package func registrantOrigin(for job: DeliveryJob) -> String? { nil }
 }
+
+/// A gateway whose every request carries one credential the engine keeps fresh — an OAuth access
+/// token (FCM, Huawei v1) or a JWT the node signs (APNs, HarmonyOS v3): without one no request is
+/// built (`credentialsUnavailable`), and the delivery waits for the lane's renewal.
+package protocol CredentialedGateway: PushGateway {
+    /// The current credential; nil (or empty) while none is available.
+    var credential: @Sendable () -> String? { get }
+
+    /// The request for one try of `job` at `now`, carrying `credential`.
+    func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest
+}
+
+extension CredentialedGateway {
+    package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
+        guard let credential = credential(), !credential.isEmpty else { throw .credentialsUnavailable }
+        return try request(for: job, credential: credential, now: now)
+    }
+}
