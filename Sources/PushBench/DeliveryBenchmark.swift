@@ -173,24 +173,17 @@ enum DeliveryBenchmark {
     }
 
     static func route(for provider: Provider) throws -> DeliveryEngine.Route {
-        switch provider {
-        case .fcm:
-            return .init(gateway: FCMGateway(configuration: .init(projectId: "bench"), accessToken: { "bench-access-token" }),
-                         credentials: nil)
-        case .apns:
-            return .init(gateway: APNsGateway(configuration: .init(topic: "org.example.app"), providerToken: { "bench.jwt.token" }),
-                         credentials: nil)
+        let gateway: any PushGateway = switch provider {
+        case .fcm: FCMGateway(configuration: .init(projectId: "bench"), accessToken: { "bench-access-token" })
+        case .apns: APNsGateway(configuration: .init(topic: "org.example.app"), providerToken: { "bench.jwt.token" })
         case .webpush:
-            let authorizer = CachingVAPIDAuthorizer(key: try VAPID.Key.generate(), subject: "mailto:bench@example.org")
-            return .init(gateway: WebPushGateway(encryptor: CachingWebPushEncryptor(), authorizer: authorizer,
-                                                 isRoutable: { _ in true }), credentials: nil)
-        case .huawei:
-            return .init(gateway: HuaweiGateway(configuration: .init(appId: "bench"), accessToken: { "bench-access-token" }),
-                         credentials: nil)
-        case .harmony:
-            return .init(gateway: HarmonyGateway(configuration: .init(projectId: "bench"), serviceToken: { "bench.jwt.token" }),
-                         credentials: nil)
+            WebPushGateway(encryptor: CachingWebPushEncryptor(),
+                           authorizer: CachingVAPIDAuthorizer(key: try VAPID.Key.generate(), subject: "mailto:bench@example.org"),
+                           isRoutable: { _ in true })
+        case .huawei: HuaweiGateway(configuration: .init(appId: "bench"), accessToken: { "bench-access-token" })
+        case .harmony: HarmonyGateway(configuration: .init(projectId: "bench"), serviceToken: { "bench.jwt.token" })
         }
+        return .init(gateway: gateway, credentials: nil)
     }
 
     static func webPushEncryptRate() throws -> Double {

@@ -5,20 +5,14 @@ import PushProtocol
 /// The parts of a Huawei service-account JSON file (AppGallery Connect / API Console,
 /// "service account key") that the HarmonyOS Push Kit JWT needs: `key_id`, `sub_account`,
 /// `private_key`; `project_id` when present.
-package struct HarmonyServiceAccount: Sendable {
+package struct HarmonyServiceAccount: ServiceAccountFile {
     package var keyID: String
     package var subAccount: String
     package var privateKeyPEM: String
     package var projectId: String?
 
-    package struct Invalid: Error, CustomStringConvertible, Sendable {
-        package let description: String
-    }
-
     package init(json: [UInt8]) throws(Invalid) {
-        guard let object = JSON.object(json) else {
-            throw Invalid(description: "not a JSON object")
-        }
+        let object = try Self.object(json)
         guard let keyID = object["key_id"] as? String, !keyID.isEmpty,
               let subAccount = object["sub_account"] as? String, !subAccount.isEmpty,
               let key = object["private_key"] as? String else {
@@ -28,13 +22,6 @@ package struct HarmonyServiceAccount: Sendable {
         self.subAccount = subAccount
         privateKeyPEM = key
         projectId = (object["project_id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    package init(contentsOfFile path: String) throws(Invalid) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Invalid(description: "cannot read \(path)")
-        }
-        try self.init(json: Array(data))
     }
 
     /// The PS256 JWT this account signs.

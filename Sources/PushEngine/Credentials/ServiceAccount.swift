@@ -4,7 +4,7 @@ import PushProtocol
 import PushSupport
 
 /// The parts of a Google service-account JSON file that FCM needs.
-package struct ServiceAccount: Sendable {
+package struct ServiceAccount: ServiceAccountFile {
     package var clientEmail: String
     package var privateKeyPEM: String
     package var privateKeyID: String?
@@ -13,15 +13,9 @@ package struct ServiceAccount: Sendable {
 
     package static let defaultTokenURI = "https://oauth2.googleapis.com/token"
 
-    package struct Invalid: Error, CustomStringConvertible, Sendable {
-        package let description: String
-    }
-
     /// Parses the file's JSON; `client_email`, `private_key` and `project_id` are required.
     package init(json: [UInt8]) throws(Invalid) {
-        guard let object = JSON.object(json) else {
-            throw Invalid(description: "not a JSON object")
-        }
+        let object = try Self.object(json)
         guard let email = object["client_email"] as? String, let key = object["private_key"] as? String,
               let project = object["project_id"] as? String, !project.isEmpty else {
             throw Invalid(description: "client_email, private_key and project_id are required")
@@ -31,13 +25,6 @@ package struct ServiceAccount: Sendable {
         privateKeyID = object["private_key_id"] as? String
         tokenURI = (object["token_uri"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultTokenURI
         projectId = project
-    }
-
-    package init(contentsOfFile path: String) throws(Invalid) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Invalid(description: "cannot read \(path)")
-        }
-        try self.init(json: Array(data))
     }
 
     /// The RS256 assertion this account signs for its access tokens.

@@ -54,15 +54,28 @@ struct JSONTapeReader {
         nodes[index].next = Int32(nodes.count)
     }
 
+    /// At `closing`, the container `index` ends with `count` children: true once it is closed.
+    private mutating func closes(_ closing: UInt8, _ index: Int, count: Int) -> Bool {
+        guard current == closing else { return false }
+        position += 1
+        close(index, count: count)
+        return true
+    }
+
+    /// After a member or element: a `,` (true: another follows) or else false; the caller has
+    /// checked for its closing bracket first.
+    private mutating func comma() -> Bool {
+        guard current == UInt8(ascii: ",") else { return false }
+        position += 1
+        skipWhitespace()
+        return true
+    }
+
     private mutating func object(depth: Int) -> Bool {
         let index = open(.object)
         skipWhitespace()
         var count = 0
-        if current == UInt8(ascii: "}") {
-            position += 1
-            close(index, count: 0)
-            return true
-        }
+        if closes(UInt8(ascii: "}"), index, count: 0) { return true }
         while true {
             guard count < JSONTape.maxMembers, current == UInt8(ascii: "\"") else { return false }
             let key = nodes.count
@@ -74,17 +87,8 @@ struct JSONTapeReader {
             skipWhitespace()
             guard value(depth: depth + 1) else { return false }
             skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                position += 1
-                close(index, count: count)
-                return true
-            default:
-                return false
-            }
+            if closes(UInt8(ascii: "}"), index, count: count) { return true }
+            guard comma() else { return false }
         }
     }
 
@@ -92,26 +96,13 @@ struct JSONTapeReader {
         let index = open(.array)
         skipWhitespace()
         var count = 0
-        if current == UInt8(ascii: "]") {
-            position += 1
-            close(index, count: 0)
-            return true
-        }
+        if closes(UInt8(ascii: "]"), index, count: 0) { return true }
         while true {
             guard value(depth: depth + 1) else { return false }
             count += 1
             skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                position += 1
-                close(index, count: count)
-                return true
-            default:
-                return false
-            }
+            if closes(UInt8(ascii: "]"), index, count: count) { return true }
+            guard comma() else { return false }
         }
     }
 
