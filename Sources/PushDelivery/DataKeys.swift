@@ -1,26 +1,21 @@
+import PushProtocol
+
 /// The data keys every device receives (PROTOCOL §5), byte-compatible with the any apps.
 ///
 /// `x-any-group-id` is always present, empty when the Notify had no `groupId`: the any Android
 /// app drops a push whose data lacks the key, and the reference node always sent it.
 package enum DataKeys {
-    package static let type = "x-any-type"
-    package static let id = "x-any-id"
-    package static let groupId = "x-any-group-id"
-    package static let payload = "x-any-payload"
-    package static let signature = "x-any-signature"
-    package static let keyId = "x-any-key-id"
-
     /// The key/value pairs for a job, in a fixed order so request bodies are deterministic.
     package static func pairs(for job: DeliveryJob) -> [(String, String)] {
         var pairs: [(String, String)] = [
-            (type, job.kind.dataType),
-            (id, job.notificationId),
-            (groupId, job.groupId ?? ""),
+            (DataKey.type, job.kind.dataType),
+            (DataKey.id, job.notificationId),
+            (DataKey.groupId, job.groupId ?? ""),
         ]
         if let message = job.message {
-            pairs.append((payload, message.payload))
-            pairs.append((signature, message.signature))
-            pairs.append((keyId, message.keyId))
+            pairs.append((DataKey.payload, message.payload))
+            pairs.append((DataKey.signature, message.signature))
+            pairs.append((DataKey.keyId, message.keyId))
         }
         return pairs
     }

@@ -6,14 +6,7 @@ import PushCrypto
 /// keys, or the JSON object inside a decrypted Web Push record), PROTOCOL §5.
 public final class PushReceiver: Sendable {
     /// The data keys of a push.
-    public enum DataKey {
-        public static let type = "x-any-type"
-        public static let groupId = "x-any-group-id"
-        public static let payload = "x-any-payload"
-        public static let signature = "x-any-signature"
-        public static let keyId = "x-any-key-id"
-        public static let id = "x-any-id"
-    }
+    public typealias DataKey = PushProtocol.DataKey
 
     public enum Opened: Sendable, Equatable {
         /// Decrypted and signed by the `senderId` inside it.
