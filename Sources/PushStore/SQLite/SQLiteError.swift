@@ -5,11 +5,6 @@ package struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible 
     package var code: Int32
     package var message: String
 
-    package init(code: Int32, message: String) {
-        self.code = code
-        self.message = message
-    }
-
     package var description: String { "sqlite error \(code): \(message)" }
 
     /// The primary result code (extended codes carry it in the low byte).
