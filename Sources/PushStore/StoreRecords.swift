@@ -24,6 +24,14 @@ package struct Registration: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// Whether `other` is this device's token of the same platform and app: a device holds one
+    /// per platform and app, so saving this registration replaces it (a rotated token). The SQL
+    /// stores' `saveRegistration` deletes the same rows.
+    package func replaces(_ other: Registration) -> Bool {
+        other.id != id && other.account == account && other.deviceId == deviceId
+            && other.address.platform == address.platform && other.address.appId == address.appId
+    }
 }
 
 /// What recipient resolution and call routing need of a registration (no token, no keys).

@@ -11,11 +11,7 @@ enum AccountBounds {
     /// `limit`. The registrations the save replaces (the same id, or the same device's token of
     /// the same platform and app, which a rotated token removes) do not count.
     static func checkRegistration(_ registration: Registration, held: [Registration], limit: Int) throws(ServiceError) {
-        let kept = held.filter { other in
-            other.id != registration.id
-                && !(other.deviceId == registration.deviceId && other.address.platform == registration.address.platform
-                     && other.address.appId == registration.address.appId)
-        }
+        let kept = held.filter { other in other.id != registration.id && !registration.replaces(other) }
         guard kept.count < limit else {
             throw .refused(.accountLimitReached, "an account may hold at most \(limit) registrations")
         }

@@ -16,9 +16,7 @@ extension MemoryStore {
             // A device holds one token per platform and app: a new one replaces the rotated one.
             for id in tables.registrationIDs[stored.account] ?? [] where id != stored.id {
                 guard let other = tables.registrations[id] else { continue }
-                if other.deviceId == stored.deviceId && other.address.platform == stored.address.platform && other.address.appId == stored.address.appId {
-                    tables.removeRegistration(id)
-                }
+                if stored.replaces(other) { tables.removeRegistration(id) }
             }
             return stored
         }
