@@ -27,12 +27,27 @@ enum IngestBench {
         /// `--others N`: N more subscriptions, of 1,000 other accounts to topics of other spaces
         /// (none of them a recipient): the store the Notify searches is that much bigger.
         var others = 0
+        /// `--storage-url postgres://…`: the same run on PostgreSQL too (a schema of its own,
+        /// dropped after), after the SQLite run, and the ratios of the two.
+        var storageURL: String?
     }
 
-    static let usage = "       PushBench ingest [--requests N] [--clients C] [--accounts A] [--devices D] [--fill ROWS] [--portable 1] [--others SUBSCRIPTIONS]"
+    static let usage = """
+               PushBench ingest [--requests N] [--clients C] [--accounts A] [--devices D] [--fill ROWS] [--portable 1] [--others SUBSCRIPTIONS]
+                                [--storage-url postgres://…]
+        """
 
     static func parse(_ arguments: [String]) -> Options? {
-        BenchRun.parsePositive(arguments, into: Options()) { options, flag, value in
+        var numeric = arguments
+        var storageURL: String?
+        if let flag = numeric.firstIndex(of: "--storage-url") {
+            guard flag + 1 < numeric.count else { return nil }
+            storageURL = numeric[flag + 1]
+            numeric.removeSubrange(flag...flag + 1)
+        }
+        var options = Options()
+        options.storageURL = storageURL
+        return BenchRun.parsePositive(numeric, into: options) { options, flag, value in
             switch flag {
             case "--requests": options.requests = value
             case "--clients": options.clients = value
@@ -48,28 +63,52 @@ enum IngestBench {
     }
 
     static func run(_ options: Options) throws {
-        let directory = try BenchRun.scratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fixture = try IngestFixture(directory: directory, options: options, portable: options.portable)
         if let rows = options.fill {
+            let directory = try BenchRun.scratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let fixture = try IngestFixture(directory: directory, options: options, portable: options.portable)
             try OutboxFill.run(fixture: fixture, rows: rows, clients: options.clients)
-        } else {
-            try runHTTP(fixture: fixture, options: options)
+            return
         }
+        let sqlite = try runHTTP(options: options, storageURL: nil)
+        guard let baseURL = options.storageURL else { return }
+        let schema = try PostgresScratchSchema(baseURL: baseURL)
+        defer { schema.drop() }
+        let postgres = try runHTTP(options: options, storageURL: schema.url)
+        print(String(format: "PostgreSQL / SQLite, same run: Notify/s %.2f (%.0f / %.0f), node CPU per Notify %.2f (%.0f / %.0f µs), "
+                     + "p50 latency %.2f (target: Notify/s >= 0.5)",
+                     postgres.rate / sqlite.rate, postgres.rate, sqlite.rate, postgres.nodeCPU / sqlite.nodeCPU,
+                     postgres.nodeCPU, sqlite.nodeCPU, postgres.p50 / sqlite.p50))
     }
 
-    private static func runHTTP(fixture: IngestFixture, options: Options) throws {
+    /// What `runHTTP` measured, for the PostgreSQL / SQLite ratios.
+    struct Figures {
+        var rate: Double
+        var nodeCPU: Double
+        var p50: Double
+    }
+
+    /// One run over loopback HTTP on SQLite, or on the PostgreSQL schema `storageURL` names.
+    private static func runHTTP(options: Options, storageURL: String?) throws -> Figures {
+        let directory = try BenchRun.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fixture = try IngestFixture(directory: directory, options: options, portable: options.portable, storageURL: storageURL)
         fixture.closeStore()
-        let config = BenchRun.loopbackConfig(dataDir: fixture.directory)
-        let store = Locked<SQLiteStore?>(nil)
+        var config = BenchRun.loopbackConfig(dataDir: fixture.directory)
+        if let storageURL {
+            config.storage.driver = .postgres
+            config.storage.url = storageURL
+        }
+        let store = Locked<(any PushStore)?>(nil)
         let node = Node(config: config, dependencies: withoutDelivery(opened: { opened in store.withLock { $0 = opened } }), log: .discard)
         do { try node.start() } catch { throw LoopbackConnection.Failure(description: error.description) }
         defer { node.shutdown() }
 
         let perClient = max(1, options.requests / options.clients)
+        let storage = storageURL == nil ? "SQLite group commit" : "PostgreSQL (its replay window in the database)"
         print("== ingest: \(options.clients) keep-alive loopback clients, \(perClient * options.clients) signed Notify requests, "
               + "\(options.topics) topics, \(options.accounts) subscribed accounts × \(options.devices) webpush devices "
-              + "(fan-out \(options.accounts * options.devices)), \(options.others) other subscriptions, SQLite group commit")
+              + "(fan-out \(options.accounts * options.devices)), \(options.others) other subscriptions, \(storage)")
         let senders = (0..<options.clients).map { _ in AccountKey.generate() }
         let port = node.port
         // Warm-up (not timed): connections, topic-signature cache, SQLite page cache.
@@ -125,7 +164,7 @@ enum IngestBench {
         print(String(format: "latency ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", percentile(sorted, 0.50),
                      percentile(sorted, 0.90), percentile(sorted, 0.99), sorted.last ?? 0))
         print(stats)
-        print(String(format: "SQLite group commit: %d writes in %d commits (%.1f per commit, largest %d), writer busy %.0f µs per write",
+        print(String(format: "store: %d writes in %d commits (%.1f per commit, largest %d), writer busy %.0f µs per write",
                      commits.writes, commits.commits, Double(commits.writes) / Double(max(1, commits.commits)), commits.largestBatch,
                      commits.batchSeconds / Double(max(1, commits.writes)) * 1e6))
         print(String(format: "Notify body decode (%d bytes): Foundation JSONDecoder %.1f µs, JSON.decode %.1f µs (%.1f× faster)",
@@ -146,6 +185,7 @@ enum IngestBench {
             print(String(format: "crypto bound (%@: %d verifies/Notify) %.0f Notify/s; measured/bound %.3f (target >= 0.5)",
                          label, verifies, bound, rate / bound))
         }
+        return Figures(rate: rate, nodeCPU: nodeCPU, p50: percentile(sorted, 0.50))
     }
 
     /// The production wiring minus the delivery engine: nothing drains the outbox during the run
@@ -153,11 +193,12 @@ enum IngestBench {
     /// is handed over so the any-sync door opens when `anysync.listen` is set (`PushBench door`).
     static let withoutDelivery = withoutDelivery(opened: { _ in })
 
-    /// `withoutDelivery`, handing the opened store to `opened` (for its commit statistics).
-    static func withoutDelivery(opened: @escaping @Sendable (SQLiteStore) -> Void) -> Node.Dependencies {
+    /// `withoutDelivery`, handing the opened store to `opened` (for its commit statistics). The
+    /// store and the replay cache are production's (`StoreFactory`), SQLite or PostgreSQL.
+    static func withoutDelivery(opened: @escaping @Sendable (any PushStore) -> Void) -> Node.Dependencies {
         Node.Dependencies(
             openBackend: { config, platforms, _, _, storage in
-                let store = try SQLiteStore(path: config.dataDir + "/" + StoreFactory.sqliteFileName)
+                let store = try StoreFactory.open(config: config)
                 opened(store)
                 let service = PushService(store: store, configuration: .init(
                     limits: config.limits, enabledPlatforms: platforms, allowPrivateEndpoints: config.webpush.allowPrivateEndpoints),
@@ -166,7 +207,8 @@ enum IngestBench {
                 return NodeBackend(handler: { routes.handle($0, caller: $1) },
                                    close: { store.close() }, service: service)
             },
-            vapidPublicKey: Node.Dependencies.production.vapidPublicKey)
+            vapidPublicKey: Node.Dependencies.production.vapidPublicKey,
+            replayCache: Node.Dependencies.production.replayCache)
     }
 
     private static func expectAccepted(_ answer: (status: Int, body: [UInt8])) throws {

@@ -6,7 +6,7 @@ import PushService
 import PushStore
 
 /// The population of `PushBench ingest`, written through `PushService` into the node's SQLite
-/// file before the node opens it: one space with `topics` signed topics, `accounts` accounts each
+/// file (or the PostgreSQL schema `storageURL` names) before the node opens it: one space with `topics` signed topics, `accounts` accounts each
 /// with `devices` Web Push registrations (public literal endpoints, so no DNS), all subscribed to
 /// every topic.
 final class IngestFixture: @unchecked Sendable {
@@ -17,17 +17,25 @@ final class IngestFixture: @unchecked Sendable {
     let topics: [Topic]
     let fanOut: Int
     let isPortable: Bool
-    private(set) var store: SQLiteStore?
+    /// PostgreSQL instead of the SQLite file.
+    let storageURL: String?
+    private(set) var store: (any PushStore)?
     private(set) var service: PushService?
 
     var databasePath: String { directory + "/" + Self.databaseName }
 
-    /// `portable`: the service writes through `PortableStore` (the fan-out path before the SQL one).
-    init(directory: String, options: IngestBench.Options, portable: Bool = false) throws {
+    /// `portable`: the service writes through `PortableStore` (the fan-out path before the SQL one;
+    /// SQLite only).
+    init(directory: String, options: IngestBench.Options, portable: Bool = false, storageURL: String? = nil) throws {
         self.directory = directory
-        let store = try SQLiteStore(path: directory + "/" + Self.databaseName)
-        let service = PushService(registry: store, notifications: portable ? PortableStore(store) : store,
-                                  configuration: .init(enabledPlatforms: [.webpush]))
+        self.storageURL = storageURL
+        let store = try Self.openStore(directory: directory, storageURL: storageURL)
+        let configuration = PushService.Configuration(enabledPlatforms: [.webpush])
+        let service = if portable, let sqlite = store as? SQLiteStore {
+            PushService(registry: sqlite, notifications: PortableStore(sqlite), configuration: configuration)
+        } else {
+            PushService(store: store, configuration: configuration)
+        }
         let space = Ed25519.KeyPair()
         let spaceKey = try SpaceKey(publicKey: space.publicKey)
         topics = (0..<options.topics).map { index in
@@ -54,7 +62,7 @@ final class IngestFixture: @unchecked Sendable {
     }
 
     /// `count` subscriptions of 1,000 accounts with no registration to topics of other spaces.
-    private static func subscribeOthers(_ count: Int, store: SQLiteStore) throws {
+    private static func subscribeOthers(_ count: Int, store: any PushStore) throws {
         guard count > 0 else { return }
         let accounts = 1000
         let spaces = try (0..<50).map { _ in try SpaceKey(publicKey: Ed25519.KeyPair().publicKey) }
@@ -62,6 +70,12 @@ final class IngestFixture: @unchecked Sendable {
             let topics = (0..<(count / accounts)).map { TopicRef(spaceKey: spaces[$0 % spaces.count], topic: "other-\($0)") }
             _ = try store.replaceSubscriptions(ofAccount: "other-account-\(account)", with: topics, limit: .max)
         }
+    }
+
+    /// The node's store: the SQLite file under `directory`, or PostgreSQL at `storageURL`.
+    static func openStore(directory: String, storageURL: String?) throws -> any PushStore {
+        guard let storageURL else { return try SQLiteStore(path: directory + "/" + databaseName) }
+        return try PostgresStore(url: storageURL, nodeID: "pushbench", configuration: .init(listens: false))
     }
 
     /// Closes the setup store so the node can open the file.
@@ -88,7 +102,7 @@ final class IngestFixture: @unchecked Sendable {
 
     /// Reopens the file and checks every accepted Notify left its rows; a line for the report.
     func outboxReport(expectedNotifies: Int) throws -> String {
-        let store = try SQLiteStore(path: databasePath)
+        let store = try Self.openStore(directory: directory, storageURL: storageURL)
         defer { store.close() }
         let rows = try store.outboxStatistics().values.reduce(0) { $0 + $1.depth }
         guard rows == expectedNotifies * fanOut else {

@@ -10,9 +10,6 @@ final class PortableStore: NotificationStore {
 
     init(_ base: SQLiteStore) { self.base = base }
 
-    func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
-        try base.acceptedNotification(caller: caller, key: key, since: since)
-    }
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         try base.enqueue(notification, deliveries: deliveries, superseding: superseding, caller: caller, key: key,

@@ -71,11 +71,8 @@ extension PushService {
                          caller: AccountID, topics: [TopicRef]) throws(ServiceError) -> NotifyResponse {
         let now = clock()
         let windowStart = now.addingTimeInterval(-Self.idempotencyWindow)
-        // Fast path: a retry is answered without a write. The write checks again.
-        if let key, let first = try stored(.read, { try notifications.acceptedNotification(caller: caller.string, key: key, since: windowStart) }) {
-            count { $0.notificationsDuplicate += 1 }
-            return NotifyResponse(id: first, duplicate: true)
-        }
+        // No read first: the write transaction checks the key (a read on every Notify cost more than
+        // the rare retry's write saves).
         let record = NotificationRecord(
             id: Self.newNotificationID(), kind: fanOut.kind, keyId: message?.keyId, payload: message?.payload,
             signature: message?.signature, groupId: groupId, createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))

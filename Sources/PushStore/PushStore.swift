@@ -63,8 +63,6 @@ package protocol RegistryStore: AnyObject, Sendable {
 /// Notifications with their idempotency records and statuses: the service's Notify and outcome
 /// operations.
 package protocol NotificationStore: AnyObject, Sendable {
-    /// The id of the notification `caller` had accepted under `key` at or after `since`, if any.
-    func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String?
     /// In one transaction: unless `caller` had a notification accepted under `key` at or after
     /// `duplicateSince` (then `.duplicate` and nothing is written), records the key, withdraws what
     /// `superseding` names, stores the notification once and one outbox row per delivery. Without

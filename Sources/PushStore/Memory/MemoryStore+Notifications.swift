@@ -2,10 +2,6 @@ import Foundation
 import PushProtocol
 
 extension MemoryStore {
-    package func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
-        try read { $0.accepted(caller: caller, key: key, since: since.unixMilliseconds) }
-    }
-
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                          caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let result = try write { tables -> EnqueueResult in

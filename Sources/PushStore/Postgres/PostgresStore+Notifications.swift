@@ -2,12 +2,6 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    package func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
-        try read { db in
-            try Self.accepted(caller: caller, key: key, since: since, db: db)
-        }
-    }
-
     /// One transaction of four round trips whatever the fan-out (more with `replaces`): the
     /// idempotency upsert, the notification, its `RecipientChunks` in one `INSERT … SELECT FROM
     /// unnest`, and the `NOTIFY`.

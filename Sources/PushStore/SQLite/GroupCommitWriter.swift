@@ -4,30 +4,46 @@ import PushSupport
 
 /// The single writer of a SQLite store, committing concurrent requests together.
 ///
-/// Request threads call `perform`, which queues the work and blocks. The writer thread takes every
-/// queued job (up to `maxBatch`), runs them in one `BEGIN IMMEDIATE … COMMIT`, each inside its own
-/// `SAVEPOINT` so a job that throws is rolled back alone and the others still commit, then wakes each
-/// caller with its own result. Under load the batches grow by themselves: while one commit runs, the
-/// next batch queues up. A caller is woken only after the commit that holds its work returned, so
-/// an answer sent afterwards is never ahead of the data. A job queued `alone` (the write probe) is
-/// a batch of its own.
+/// `perform` queues the work and returns its result once the commit that holds it returned. One
+/// thread at a time commits (the leader): it takes every queued job (up to `maxBatch`), runs them
+/// in one `BEGIN IMMEDIATE … COMMIT`, each inside its own `SAVEPOINT` so a job that throws is
+/// rolled back alone and the others still commit, then wakes each caller with its own result. A
+/// caller that finds nobody committing leads itself: a lone request commits on its own thread,
+/// with no hand-off to another thread and back (two thread switches a request, measured in
+/// `PushBench ingest`). When jobs queued behind its batch, it hands the lead to the writer thread,
+/// which commits batch after batch until the queue is empty: under load the batches grow by
+/// themselves (while one commit runs, the next batch queues up), and no request waits for other
+/// requests' commits after its own. A caller is woken only after the commit that holds its work
+/// returned, so an answer sent afterwards is never ahead of the data. A job queued `alone` (the
+/// write probe) is a batch of its own.
 ///
 /// A `LongRunning` part that its store starts and drains: `stop()` refuses new jobs,
-/// `drain(timeout:)` waits until every queued job is committed and the thread ended.
+/// `drain(timeout:)` waits until every queued job is committed and the writer thread ended (its
+/// last act folds the WAL into the database file).
 ///
-/// `@unchecked Sendable`: `pending`, `started`, `closed` and `statistics` are guarded by `condition`;
-/// the connection is touched by the writer thread only.
+/// `@unchecked Sendable`: `pending`, `leader`, `started`, `closed` and `stats` are guarded by
+/// `condition`; the connection is touched only by the leader, and the lead passes under the lock.
 package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
     package let name = "sqlite-writer"
     private let connection: SQLiteConnection
     private let maxBatch: Int
     private let condition = NSCondition()
     private var pending: [any WriteJob] = []
+    /// Who commits now. Never `.nobody` while jobs are queued.
+    private var leader = Leader.nobody
     private var started = false
     private var closed = false
     private var stats = StoreStatistics()
-    /// Opened by the thread's last act.
+    /// Opened by the writer thread's last act.
     private let ended = Latch()
+
+    private enum Leader {
+        case nobody
+        /// A caller, on its own thread, committing the batch its job heads.
+        case caller
+        /// The writer thread, woken to commit what queued behind a caller's batch.
+        case writer
+    }
 
     init(connection: SQLiteConnection, maxBatch: Int = 1024) {
         self.connection = connection
@@ -55,21 +71,43 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
             throw StoreError.closed
         }
         pending.append(job)
-        condition.signal()
+        guard case .nobody = leader else {
+            condition.unlock()
+            job.wait()
+            return try job.result.get()
+        }
+        leader = .caller
+        var batch = nextBatch()  // the job's own batch: nothing was queued before it
         condition.unlock()
-        return try job.wait()
+        while true {
+            commitAndWake(batch)
+            condition.lock()
+            defer { condition.unlock() }
+            if pending.isEmpty {
+                leader = .nobody
+                condition.broadcast()
+            } else if started && !closed {
+                leader = .writer
+                condition.broadcast()
+            } else {
+                // No writer thread (not started, or draining): the caller commits what is left.
+                batch = nextBatch()
+                continue
+            }
+            return try job.result.get()
+        }
     }
 
     /// Refuses new jobs: later `perform` calls throw `StoreError.closed`. The queued ones still commit.
     package func stop() {
         condition.withLock {
             closed = true
-            condition.signal()
+            condition.broadcast()
         }
     }
 
-    /// Waits until every queued job is committed and the thread ended (its last act folds the WAL
-    /// into the database file); true when it did within `timeout`.
+    /// Waits until every queued job is committed and the writer thread ended (its last act folds
+    /// the WAL into the database file); true when it did within `timeout`.
     @discardableResult
     package func drain(timeout: Double) -> Bool {
         stop()
@@ -83,26 +121,34 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
         return stats
     }
 
-    /// Jobs queued and not yet taken by the writer (tests use it to build a batch deterministically).
+    /// Jobs queued and not yet taken by a leader (tests use it to build a batch deterministically).
     var pendingCount: Int {
         condition.lock()
         defer { condition.unlock() }
         return pending.count
     }
 
-    // MARK: - The writer thread
+    // MARK: - Committing
 
+    /// The writer thread: leads whenever a caller hands it the lead, until closed with nothing
+    /// left to commit and nobody committing.
     private func run() {
-        while let batch = nextBatch() {
-            let started = DispatchTime.now().uptimeNanoseconds
-            var outcomes: [(job: any WriteJob, error: (any Error)?)] = []
-            let commits = commit(batch) { outcomes.append(($0, $1)) }
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        while true {
             condition.lock()
-            stats.countBatch(of: batch.count, commits: commits, seconds: elapsed)
+            while !(leader == .writer || (closed && leader == .nobody)) { condition.wait() }
+            if leader != .writer {
+                condition.unlock()
+                break
+            }
+            guard !pending.isEmpty else {
+                leader = .nobody
+                condition.broadcast()
+                condition.unlock()
+                continue
+            }
+            let batch = nextBatch()
             condition.unlock()
-            // Woken only now: every commit of the batch has returned, and the counters include it.
-            for outcome in outcomes { outcome.job.finish(overriding: outcome.error) }
+            commitAndWake(batch)
         }
         // Closed and drained: fold the WAL into the database file so a stopped node leaves one
         // self-contained file (committed data was already durable in the WAL either way).
@@ -110,44 +156,58 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
         ended.open()
     }
 
-    /// Waits for work; nil once closed and drained.
-    private func nextBatch() -> [any WriteJob]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.isEmpty && !closed { condition.wait() }
-        if pending.isEmpty { return nil }
+    /// The queued jobs up to `maxBatch`, or up to the next one that must commit alone (or that one).
+    /// Called under the lock, with jobs queued.
+    private func nextBatch() -> [any WriteJob] {
         let limit = min(pending.count, maxBatch)
-        let count = pending[0].alone ? 1 : pending.prefix(limit).firstIndex { $0.alone } ?? limit
+        let count = pending[0].alone ? 1 : pending[1..<limit].firstIndex { $0.alone } ?? limit
         let batch = Array(pending.prefix(count))
         pending.removeFirst(count)
         return batch
     }
 
+    /// Commits `batch`, counts it, and wakes each of its callers with its own result.
+    private func commitAndWake(_ batch: [any WriteJob]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var outcomes: [(job: any WriteJob, error: (any Error)?)] = []
+        let commits = commit(batch) { outcomes.append(($0, $1)) }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        condition.withLock { stats.countBatch(of: batch.count, commits: commits, seconds: elapsed) }
+        // Woken only now: every commit of the batch has returned, and the counters include it.
+        for outcome in outcomes { outcome.job.finish(overriding: outcome.error) }
+    }
+
     /// Runs the jobs in as few transactions as possible and reports each job's fate to `settle`
     /// (nil: its own result stands; an error: it replaces the result). Returns the number of commits.
+    /// The transaction statements are prepared once (`run`), not parsed per job; a transaction of one
+    /// job needs no savepoint, since rolling the transaction back rolls back that job alone.
     private func commit(_ batch: [any WriteJob], settle: (any WriteJob, (any Error)?) -> Void) -> Int {
         var remaining = batch[...]
         var commits = 0
         while !remaining.isEmpty {
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                try connection.run("BEGIN IMMEDIATE")
             } catch {
                 remaining.forEach { settle($0, error) }
                 return commits
             }
+            let savepoints = remaining.count > 1
             var done: [any WriteJob] = []
             var transactionLost = false
             while let job = remaining.popFirst() {
                 do {
-                    try connection.execute("SAVEPOINT job")
+                    if savepoints { try connection.run("SAVEPOINT job") }
                     let succeeded = job.execute(on: connection)
                     if succeeded {
-                        try connection.execute("RELEASE job")
-                    } else if connection.isInTransaction {
-                        try connection.execute("ROLLBACK TO job; RELEASE job")
+                        if savepoints { try connection.run("RELEASE job") }
+                    } else if connection.isInTransaction && savepoints {
+                        try connection.run("ROLLBACK TO job")
+                        try connection.run("RELEASE job")
                     } else {
-                        // SQLite rolled the whole transaction back (I/O error, disk full): the jobs before
-                        // this one are lost too; the rest start over in a new transaction.
+                        // Alone in its transaction, or SQLite rolled the whole transaction back (I/O
+                        // error, disk full): the jobs before this one are lost too; the rest start over
+                        // in a new transaction.
+                        if connection.isInTransaction { try connection.run("ROLLBACK") }
                         done.forEach { settle($0, StoreError.transactionAborted) }
                         settle(job, nil)
                         done = []
@@ -156,7 +216,7 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
                     }
                     done.append(job)
                 } catch {
-                    try? connection.execute("ROLLBACK")
+                    _ = try? connection.run("ROLLBACK")
                     done.forEach { settle($0, error) }
                     settle(job, error)
                     done = []
@@ -166,11 +226,11 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
             }
             if transactionLost { continue }
             do {
-                try connection.execute("COMMIT")
+                try connection.run("COMMIT")
                 commits += 1
                 done.forEach { settle($0, nil) }
             } catch {
-                try? connection.execute("ROLLBACK")
+                _ = try? connection.run("ROLLBACK")
                 done.forEach { settle($0, error) }
             }
         }
@@ -178,7 +238,7 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
     }
 }
 
-/// A queued write as the writer thread sees it.
+/// A queued write as the leader sees it.
 private protocol WriteJob: AnyObject, Sendable {
     /// Committed in a transaction of its own.
     var alone: Bool { get }
@@ -188,12 +248,13 @@ private protocol WriteJob: AnyObject, Sendable {
     func finish(overriding error: (any Error)?)
 }
 
-/// One caller's work and its result. `@unchecked Sendable`: `result` is written by the writer thread
-/// before `done` is signalled and read by the caller only after waiting on it.
+/// One caller's work and its result. `@unchecked Sendable`: `result` is written by the leader
+/// before `done` is signalled and read by the caller only after waiting on it (or by the caller
+/// itself, when it led the batch that ran its work).
 private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
     private let work: @Sendable (SQLiteConnection) throws -> T
     let alone: Bool
-    private var result: Result<T, any Error> = .failure(StoreError.closed)
+    private(set) var result: Result<T, any Error> = .failure(StoreError.closed)
     private let done = DispatchSemaphore(value: 0)
 
     init(_ work: @escaping @Sendable (SQLiteConnection) throws -> T, alone: Bool) {
@@ -216,8 +277,5 @@ private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
         done.signal()
     }
 
-    func wait() throws -> T {
-        done.wait()
-        return try result.get()
-    }
+    func wait() { done.wait() }
 }

@@ -28,15 +28,19 @@ extension SQLiteStore {
     }
 
     /// Records `key` for `caller` unless it was accepted at or after `since`: nil when recorded (or
-    /// there is no key), else the first notification's id.
+    /// there is no key), else the first notification's id. One statement when the key is new; a
+    /// record older than the window (still there until the next purge) is replaced.
     static func claimKey(_ key: IdempotencyKey?, caller: String, notification: NotificationRecord, since: Date,
                          db: SQLiteConnection) throws -> String? {
         guard let key else { return nil }
-        if let first = try accepted(caller: caller, key: key, since: since, db: db) { return first }
-        // REPLACE: a record older than the window may still be there until the next purge.
-        try db.run("INSERT OR REPLACE INTO idempotency (caller, key, notification_id, created_at) VALUES (?, ?, ?, ?)",
-                   [.text(caller), .blob(key.bytes), .text(notification.id), .integer(notification.createdAt.unixMilliseconds)])
-        return nil
+        let recorded = try db.run("""
+            INSERT INTO idempotency (caller, key, notification_id, created_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (caller, key) DO UPDATE SET notification_id = excluded.notification_id, created_at = excluded.created_at
+            WHERE idempotency.created_at < ?5
+            """, [.text(caller), .blob(key.bytes), .text(notification.id), .integer(notification.createdAt.unixMilliseconds),
+                  .integer(since.unixMilliseconds)])
+        if recorded > 0 { return nil }
+        return try accepted(caller: caller, key: key, since: since, db: db)
     }
 
     /// Logs an accepted notification for its status query (PROTOCOL §4.4), deliveries or not.

@@ -31,7 +31,9 @@ extension SQLiteStore {
             if fanOut.replacesGroup != nil, let supersession = fanOut.supersession(of: try Self.recipients(of: unique, db: db)) {
                 superseded = try Self.supersede(supersession, caller: caller, db: db)
             }
-            let seq = try Self.insertNotification(notification, caller: caller, pending: 0, db: db)
+            // The chunks are written first, under the seq the notification will take (SQLite's own
+            // choice: one past the largest), so the row is inserted once, with its count.
+            let seq = try db.queryFirst("SELECT coalesce(max(seq), 0) + 1 FROM notifications") { $0.int64(0) } ?? 1
             var bound = parameters
             bound[0] = .integer(seq)
             let chunks = try db.query(fanOutSQL, bound) { (id: $0.int64(0), count: $0.int(1)) }
@@ -39,10 +41,9 @@ extension SQLiteStore {
                 try Self.splitChunk(chunk.id, db: db)
             }
             let queued = chunks.reduce(0) { $0 + $1.count }
-            if queued == 0 {
-                try db.run("DELETE FROM notifications WHERE seq = ?", [.integer(seq)])
-            } else {
-                try db.run("UPDATE notifications SET pending = ? WHERE seq = ?", [.int(queued), .integer(seq)])
+            if queued > 0 {
+                let inserted = try Self.insertNotification(notification, caller: caller, pending: queued, db: db)
+                guard inserted == seq else { throw StoreError.corruptRecord("notification seq \(inserted), chunks of \(seq)") }
             }
             return EnqueueResult(.accepted(notification.id), queued: queued, superseded: superseded)
         }
@@ -92,7 +93,9 @@ extension SQLiteStore {
         }
         // The topics are joined as a VALUES table: `(spaceKey, topic) IN (VALUES …)` made SQLite scan
         // the whole subscriptions index (21 ms per Notify beside 200k other subscriptions, 0.2 ms
-        // joined). The covering index `registrations_by_account_platform` answers the rest.
+        // joined). The covering index `registrations_by_account_platform` answers the rest, one
+        // search per account: the unary `+` keeps SQLite from searching once per (account, enabled
+        // platform), which took twice as long with five platforms enabled.
         return """
             INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
             SELECT ?1, provider, group_concat(id, '\(RecipientChunks.separator)'), count(*), ?2, ?3
@@ -100,7 +103,7 @@ extension SQLiteStore {
                   FROM registrations r
                   WHERE r.account IN (SELECT s.account FROM (VALUES \(pairs)) v
                                       JOIN subscriptions s ON s.space_key = v.column1 AND s.topic = v.column2)
-                    AND r.platform IN (\(enabled))
+                    AND +r.platform IN (\(enabled))
                     AND r.account IS NOT ?4
                     AND NOT (r.account IS ?5 AND r.device_id IS ?6)
                     \(routing))

@@ -2,12 +2,6 @@ import Foundation
 import PushProtocol
 
 extension SQLiteStore {
-    package func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
-        try read { db in
-            try Self.accepted(caller: caller, key: key, since: since, db: db)
-        }
-    }
-
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let result = try write { db -> EnqueueResult in

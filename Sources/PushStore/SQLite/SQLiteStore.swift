@@ -53,6 +53,7 @@ package final class SQLiteStore: PushStore {
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
             PRAGMA temp_store = MEMORY;
+            PRAGMA wal_autocheckpoint = \(Self.checkpointPages);
             """)
         try SQLiteMigrations.apply(on: connection)
         try Self.releaseClaims(on: connection)
@@ -62,6 +63,13 @@ package final class SQLiteStore: PushStore {
     }
 
     deinit { close() }
+
+    /// WAL frames between automatic checkpoints (SQLite's default is 1,000). A checkpoint copies
+    /// each page once however often the WAL holds it, and syncs the file: with Notify rewriting
+    /// the same few leaf pages commit after commit, a longer WAL copies and syncs less per commit
+    /// (checkpoints were 15 % of the writer's CPU at fan-out 2 with the default). 32 MiB of WAL at most
+    /// between checkpoints, which the drain folds into the database file.
+    static let checkpointPages = 8192
 
     /// Commits what the writer holds (however long that takes: an accepted write is never dropped),
     /// then closes every connection.

@@ -30,7 +30,8 @@ import Testing
                                           duplicateSince: t0) == .accepted("n3"))
         #expect(try fixture.store.enqueue(notification("n4"), deliveries: [], caller: "S", key: IdempotencyKey(bytes: [7]),
                                           duplicateSince: t0.addingTimeInterval(1)) == .accepted("n4"))
-        #expect(try fixture.store.acceptedNotification(caller: "S", key: IdempotencyKey(bytes: [7]), since: t0) == "n4")
+        #expect(try fixture.store.enqueue(notification("again"), deliveries: [], caller: "S", key: IdempotencyKey(bytes: [7]),
+                                          duplicateSince: t0) == .duplicate("n4"))
         #expect(try fixture.count("notifications") == 1)  // no deliveries, no notification row
     }
 
@@ -133,7 +134,8 @@ import Testing
         let purged = try store.purgeExpired(now: t0.addingTimeInterval(86_400 + 5))
         // n9's status is younger than the 24 h outcome retention; the one filled at t0 is not.
         #expect(purged == PurgeCounts(idempotencyRecords: 1, notifications: 2, deliveries: 4, statuses: 1))
-        #expect(try store.acceptedNotification(caller: "S", key: IdempotencyKey(bytes: [8]), since: t0) == "n9")
+        #expect(try store.enqueue(notification("again"), deliveries: [], caller: "S", key: IdempotencyKey(bytes: [8]),
+                                          duplicateSince: t0) == .duplicate("n9"))
         #expect(try store.outboxStatistics().isEmpty)
     }
 

@@ -19,7 +19,8 @@ import Testing
         #expect(try fixture.store.subscriptions(ofAccount: "A") == [ref(1, "chats")])
         #expect(try fixture.store.spaces(ofAccount: "A") == [spaceKey(1).string])
         #expect(try fixture.store.outboxStatistics()[.fcm]?.depth == 1)
-        #expect(try fixture.store.acceptedNotification(caller: "B", key: IdempotencyKey(bytes: [1]), since: t0) == "n1")
+        #expect(try fixture.store.enqueue(notification("again"), deliveries: [], caller: "B", key: IdempotencyKey(bytes: [1]),
+                                          duplicateSince: t0) == .duplicate("n1"))
     }
 
     @Test(arguments: StoreKind.available) func registrationsMoveRotateAndRevoke(kind: StoreKind) throws {

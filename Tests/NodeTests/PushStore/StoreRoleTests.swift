@@ -20,7 +20,6 @@ import Testing
 
         init(registry: any RegistryStore) { self.registry = registry }
 
-        func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? { nil }
         func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                      key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
             written.mutate { $0.append((notification, deliveries, superseding)) }

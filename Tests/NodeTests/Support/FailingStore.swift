@@ -26,7 +26,6 @@ final class FailingStore: RegistryStore, NotificationStore {
     func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int { try fail() }
     func subscriptions(ofAccount account: String) throws -> [TopicRef] { try fail() }
     func recipients(of topics: [TopicRef]) throws -> [Recipient] { try fail() }
-    func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? { try fail() }
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult { try fail() }
     func notificationStatus(id: String, caller: String) throws -> NotificationStatus? { try fail() }
@@ -75,9 +74,6 @@ final class SwitchableStore: RegistryStore, NotificationStore {
     }
     func subscriptions(ofAccount account: String) throws -> [TopicRef] { try pass { try base.subscriptions(ofAccount: account) } }
     func recipients(of topics: [TopicRef]) throws -> [Recipient] { try pass { try base.recipients(of: topics) } }
-    func acceptedNotification(caller: String, key: IdempotencyKey, since: Date) throws -> String? {
-        try pass { try base.acceptedNotification(caller: caller, key: key, since: since) }
-    }
     func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?, caller: String,
                  key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         try write {

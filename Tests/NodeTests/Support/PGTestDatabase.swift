@@ -16,22 +16,17 @@ final class PGTestDatabase: @unchecked Sendable {
 
     static var isAvailable: Bool { baseURL != nil }
 
-    let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    private let scratch: PostgresScratchSchema
+    var schema: String { scratch.name }
     /// A URL whose connections use the schema.
-    let url: String
+    var url: String { scratch.url }
 
     init() throws {
         guard let base = Self.baseURL else { throw PGError(message: "PUSHNODE_TEST_PG_URL unset") }
-        let admin = try PGConnection(conninfo: base)
-        try admin.execute("CREATE SCHEMA \(schema)")
-        url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)&application_name=\(schema)"
+        scratch = try PostgresScratchSchema(baseURL: base)
     }
 
-    deinit {
-        if let base = Self.baseURL, let admin = try? PGConnection(conninfo: base) {
-            _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE")
-        }
-    }
+    deinit { scratch.drop() }
 
     /// Cuts every connection of this schema's stores (as a server restart or a network failure would);
     /// returns how many.
