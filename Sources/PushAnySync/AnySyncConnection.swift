@@ -26,7 +26,7 @@ final class AnySyncConnection: @unchecked Sendable {
     private let peerKey: Ed25519.KeyPair
     private let ownPeerID: String
     private let settings: Settings
-    private let makeHandler: @Sendable (AccountID, String) -> PushCallHandler
+    private let makeHandler: @Sendable (AccountID, String, String?) -> PushCallHandler
     private let log: LogSink
     private let phase = Protected(false)
 
@@ -34,7 +34,7 @@ final class AnySyncConnection: @unchecked Sendable {
     var inYamux: Bool { phase.withLock { $0 } }
 
     init(channel: SocketChannel, tls: TLSServerContext, peerKey: Ed25519.KeyPair, ownPeerID: String, settings: Settings,
-         log: LogSink, makeHandler: @escaping @Sendable (AccountID, String) -> PushCallHandler) {
+         log: LogSink, makeHandler: @escaping @Sendable (AccountID, String, String?) -> PushCallHandler) {
         self.channel = channel
         self.tls = tls
         self.peerKey = peerKey
@@ -50,7 +50,8 @@ final class AnySyncConnection: @unchecked Sendable {
             guard let (account, peerID, rest) = try handshake() else { return }
             phase.withLock { $0 = true }
             log(.info, "anysync_session", ["account": "\(account.string)", "peer": "\(peerID)"])
-            let reason = try serveYamux(initial: rest, handler: makeHandler(account, peerID))
+            let client = ClientAddress.peer(of: channel.fd).map { ClientAddress.key(peer: $0) }
+            let reason = try serveYamux(initial: rest, handler: makeHandler(account, peerID, client))
             log(.info, "anysync_closed", ["peer": "\(peerID)", "reason": "\(reason)"])
         } catch {
             log(.warn, "anysync_closed", ["reason": "\(error)"])

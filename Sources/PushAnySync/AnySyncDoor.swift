@@ -57,8 +57,8 @@ package final class AnySyncDoor: LongRunning {
         settings.versions = configuration.protocolVersions
         settings.maxMessageBytes = configuration.maxMessageBytes
         settings.limits = configuration.limits
-        try self.init(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID in
-            PushCallHandler(service: service, rateLimiter: rateLimiter, caller: account, peerID: peerID,
+        try self.init(address: configuration.listen, peerKey: peerKey, settings: settings, log: log) { account, peerID, client in
+            PushCallHandler(service: service, rateLimiter: rateLimiter, caller: account, peerID: peerID, client: client,
                             disabledPlatformToken: { platform in
                                 log(.warn, "anysync_token_platform_disabled", ["platform": "\(platform.rawValue)", "account": "\(account.string)"])
                             },
@@ -67,7 +67,7 @@ package final class AnySyncDoor: LongRunning {
     }
 
     init(address: ListenAddress, peerKey: Ed25519.KeyPair, settings: AnySyncConnection.Settings, log: LogSink,
-         makeHandler: @escaping @Sendable (AccountID, String) -> PushCallHandler) throws {
+         makeHandler: @escaping @Sendable (AccountID, String, String?) -> PushCallHandler) throws {
         let tls: TLSServerContext
         do { tls = try TLSServerContext(hostKey: peerKey) } catch { throw StartError(description: "anysync: TLS: \(error)") }
         listener = try AnySyncListener(address: address)

@@ -14,6 +14,9 @@ struct PushCallHandler: Sendable {
     let caller: AccountID
     /// The caller's peer id: its device id.
     let peerID: String
+    /// The connection's client address (`ClientAddress.key`): an account the node has not seen
+    /// draws from its budget too.
+    var client: String? = nil
     /// Called once per SetToken of a platform without credentials (the door stores it anyway).
     let disabledPlatformToken: @Sendable (Platform) -> Void
     let enabledPlatforms: Set<Platform>
@@ -22,7 +25,7 @@ struct PushCallHandler: Sendable {
 
     func handle(rpc path: String, body: [UInt8]) -> DRPCReply {
         guard let rpc = PushRPC(path: path) else { return AnySyncErrorCode.unknownRPCReply(path) }
-        if case .denied = rateLimiter.take(account: caller, rateClass: rpc.operation.rateClass) {
+        if case .denied = rateLimiter.take(account: caller, rateClass: rpc.operation.rateClass, client: client) {
             return AnySyncErrorCode.reply(for: .refused(.rateLimited, "rate limit exceeded"))
         }
         do {

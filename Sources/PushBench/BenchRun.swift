@@ -33,6 +33,7 @@ enum BenchRun {
         config.dataDir = dataDir
         config.rateLimits = RateLimitPolicy(registrationPerMinute: 1e9, registrationBurst: 1_000_000_000,
                                             notifyPerSecond: 1e9, notifyBurst: 1_000_000_000)
+        config.limits.newAccountsPerAddress = 0  // every bench client is 127.0.0.1
         return config
     }
 

@@ -30,6 +30,7 @@ extension ConfigKey {
             .int("limits.maxBodyBytes", \.limits.maxBodyBytes),
             .int("limits.maxRegistrationsPerAccount", \.limits.maxRegistrationsPerAccount),
             .int("limits.maxSpacesPerAccount", \.limits.maxSpacesPerAccount),
+            .int("limits.newAccountsPerAddress", \.limits.newAccountsPerAddress, minimum: 0),
             .bool("spaces.requireRegistration", \.spaces.requireRegistration),
             .int("delivery.attempts", \.delivery.attempts),
             .duration("delivery.initialBackoff", \.delivery.initialBackoff),

@@ -104,7 +104,7 @@ package final class APIRouter: HTTPResponder {
             if error.code != .storageUnavailable { metrics.authFailures.increment(error.code.rawValue) }
             return Outcome(response: ErrorJSON.response(error), route: label, account: nil)
         }
-        if case .denied(let retryAfter) = rateLimiter.take(account: account, rateClass: rateClass) {
+        if case .denied(let retryAfter) = rateLimiter.take(account: account, rateClass: rateClass, client: request.client) {
             metrics.rateLimited.increment(rateClass.rawValue)
             let response = ErrorJSON.response(.rateLimited, "too many requests; retry later", retryAfter: retryAfter)
             return Outcome(response: response, route: label, account: account)

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import PushNet
 
 /// The C callbacks libmicrohttpd calls on its worker threads. They live in the library (never in
 /// main.swift, whose top level is main-actor isolated) and reach the server through `cls`.
@@ -51,7 +52,7 @@ enum HTTPServerCallbacks {
             if let declared = context.headers["content-length"].flatMap({ Int($0) }), declared > limit {
                 // Refuse before reading: libmicrohttpd then closes the connection after the answer.
                 server.deadlines.answerQueued(connection)
-                return queue(server.responder.respondTooLarge(to: request(context, method), limit: limit),
+                return queue(server.responder.respondTooLarge(to: request(context, method, connection), limit: limit),
                              on: connection, closing: true)
             }
             if let declared = context.headers["content-length"].flatMap({ Int($0) }), declared > 0 {
@@ -81,7 +82,7 @@ enum HTTPServerCallbacks {
             return .YES
         }
 
-        let incoming = request(context, method)
+        let incoming = request(context, method, connection)
         server.deadlines.answerQueued(connection)
         let response = context.tooLarge
             ? server.responder.respondTooLarge(to: incoming, limit: limit)
@@ -96,10 +97,14 @@ enum HTTPServerCallbacks {
         return .YES
     }
 
-    private static func request(_ context: RequestContext, _ method: UnsafePointer<CChar>?) -> HTTPRequest {
+    private static func request(_ context: RequestContext, _ method: UnsafePointer<CChar>?,
+                                _ connection: OpaquePointer) -> HTTPRequest {
         let (path, query) = context.pathAndQuery
+        let client = ClientAddress.peer(of: pushnode_mhd_connection_fd(connection)).map {
+            ClientAddress.key(peer: $0, forwardedFor: context.headers["x-forwarded-for"])
+        }
         return HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: path, query: query,
-                           headers: context.headers, body: context.body)
+                           headers: context.headers, body: context.body, client: client)
     }
 
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool) -> MHD_Result {

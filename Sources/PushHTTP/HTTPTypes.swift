@@ -8,13 +8,17 @@ package struct HTTPRequest: Sendable {
     /// Header names lowercased.
     package var headers: [String: String]
     package var body: [UInt8]
+    /// The client it is charged to by per-address limits (`ClientAddress.key`); nil when unknown.
+    package var client: String?
 
-    package init(method: String, path: String, query: String? = nil, headers: [String: String] = [:], body: [UInt8] = []) {
+    package init(method: String, path: String, query: String? = nil, headers: [String: String] = [:], body: [UInt8] = [],
+                 client: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.client = client
     }
 
     package func header(_ name: String) -> String? { headers[name.lowercased()] }

@@ -71,7 +71,7 @@ package final class Node: Sendable {
         self.config = config
         self.dependencies = dependencies
         self.log = log
-        self.rateLimiter = RateLimiter(policy: config.rateLimits)
+        self.rateLimiter = RateLimiter(policy: config.rateLimits, newAccountsPerAddress: config.limits.newAccountsPerAddress)
         services = NodeServices(drainTimeout: config.server.shutdownTimeout)
         let failures = metrics.counter("pushnode_storage_failures_total", help: "Store calls (and replay checks) that failed.")
         let storage = StorageHealth(log: log, onFailure: { failures.increment() })

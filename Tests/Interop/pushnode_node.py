@@ -29,8 +29,12 @@ class Node:
         # The default admin listener (127.0.0.1:9765) is off unless the test asks for one: test nodes
         # run side by side, and /metrics then stays on the API listener as the tests expect.
         no_admin = {} if config_text and "adminListen" in config_text else {"PUSHNODE_ADMIN_LISTEN": ""}
+        # Every test client is 127.0.0.1: the limit on accounts one address may bring
+        # (limits.newAccountsPerAddress) is off unless the test sets it.
+        one_address = {} if config_text and "newAccountsPerAddress" in config_text else {
+            "PUSHNODE_LIMITS_NEW_ACCOUNTS_PER_ADDRESS": "0"}
         environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir,
-                           **{**no_admin, **(env or {})})
+                           **{**no_admin, **one_address, **(env or {})})
         if log_file:
             environment["PUSHNODE_LOG_FILE"] = log_file
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)

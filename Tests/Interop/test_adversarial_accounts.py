@@ -62,3 +62,25 @@ def test_a_request_captured_before_a_restart_is_replayed_after_it(pushnode_bin, 
         assert account.call(node, "POST", "/v1/tokens", webpush_token("d"))[0] == 200  # a fresh signature passes
     finally:
         node.stop()
+
+
+def test_keys_rotated_from_one_address_share_its_budget_for_new_accounts(pushnode_bin):
+    """Each fresh key used to bring a fresh rate budget (1,280 requests from 64 keys in 2 s). Now an
+    account the node has not seen draws from its address's bucket too: 30 new accounts a minute
+    (the default), so 40 keys get 30 budgets, not 40."""
+    node = Node(pushnode_bin, env={"PUSHNODE_LIMITS_NEW_ACCOUNTS_PER_ADDRESS": "30"})
+    try:
+        keys = [Account() for _ in range(40)]
+        answers = [[key.call(node, "GET", "/v1/tokens")[0] for _ in range(5)] for key in keys]
+        assert answers[:30] == [[200] * 5] * 30
+        assert answers[30:] == [[429] * 5] * 10  # refused from the first request: they stay unseen
+        status, body, headers = keys[30].call(node, "GET", "/v1/tokens")
+        assert (status, body["error"]["code"], int(headers["Retry-After"]) <= 2) == (429, "rate_limited", True)
+        # An account already seen keeps its own budget; another client address has its own.
+        assert keys[0].call(node, "GET", "/v1/tokens")[0] == 200
+        fresh = Account()
+        headers = fresh.headers("GET", "/v1/tokens")
+        headers["X-Forwarded-For"] = "198.51.100.7, 203.0.113.9"  # as a reverse proxy on this host adds it
+        assert node.request("GET", "/v1/tokens", headers=headers)[0] == 200
+    finally:
+        node.stop()

@@ -110,7 +110,8 @@ class Soak:
                     PUSHNODE_FCM_CREDENTIALS_PATH=mock.ready["serviceAccountFile"],
                     PUSHNODE_FCM_BASE_URL=mock.https, PUSHNODE_TLS_CA_FILE=mock.ready["caFile"],
                     PUSHNODE_RATE_LIMITS_NOTIFY_BURST="1000000", PUSHNODE_RATE_LIMITS_NOTIFY_PER_SECOND="100000",
-                    PUSHNODE_RATE_LIMITS_REGISTRATION_BURST="10000")
+                    PUSHNODE_RATE_LIMITS_REGISTRATION_BURST="10000",
+                    PUSHNODE_LIMITS_NEW_ACCOUNTS_PER_ADDRESS="0")  # every soak client is 127.0.0.1
 
     def run(self, mock, store_env, cluster_dir):
         node = NodeProcess(self.options.binary, self.node_env(mock, store_env), os.path.join(self.work, "node.log"))

@@ -1,67 +1,63 @@
 import PushCrypto
 import PushSupport
 
-/// Per-account token buckets for every `RateClass`, safe to call from any thread.
+/// Per-account token buckets for every `RateClass`, and per-address buckets for accounts the
+/// node has not seen, safe to call from any thread. Both tables are bounded (`BucketTable`).
 ///
-/// The table is split into shards, each behind its own lock, and bounded: when a shard is over
-/// its share of `maxBuckets`, buckets that have refilled to full are forgotten first (they equal
-/// a new bucket, so nothing changes for their accounts), then the least recently used.
+/// An account is seen once it holds a bucket of any class (its first request let through, and
+/// not forgotten since). A request of an account not seen also takes a token from its client
+/// address's bucket (`newAccountsPerAddress` a minute, as a burst too; PROTOCOL §7
+/// `limits.newAccountsPerAddress`): keys made up on the spot are free, so without it one address
+/// rotating keys would have a fresh budget per key. When that bucket is empty the request is
+/// refused and the account stays unseen.
 package final class RateLimiter: Sendable {
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         let account: String
         let rateClass: RateClass
     }
 
-    private struct Shard {
-        var buckets: [Key: TokenBucket] = [:]
-    }
-
     package let policy: RateLimitPolicy
-    private let shards: [Protected<Shard>]
-    private let bucketsPerShard: Int
+    /// Accounts not seen yet that one client address may bring a minute; 0 = no such limit.
+    package let newAccountsPerAddress: Int
+    private let accounts: BucketTable<Key>
+    private let addresses: BucketTable<String>
     private let now: @Sendable () -> Double
 
     /// - Parameters:
-    ///   - maxBuckets: the most buckets held across all accounts and classes.
+    ///   - maxBuckets: the most buckets held across all accounts and classes (and as many for
+    ///     addresses).
     ///   - now: a monotonic clock in seconds; injectable for tests.
-    package init(policy: RateLimitPolicy = .default, maxBuckets: Int = 200_000, shardCount: Int = 16,
-                now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
-        precondition(maxBuckets > 0 && shardCount > 0)
+    package init(policy: RateLimitPolicy = .default, newAccountsPerAddress: Int = 0, maxBuckets: Int = 200_000,
+                 shardCount: Int = 16, now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
         self.policy = policy
-        self.shards = (0..<shardCount).map { _ in Protected(Shard()) }
-        self.bucketsPerShard = max(1, maxBuckets / shardCount)
+        self.newAccountsPerAddress = max(0, newAccountsPerAddress)
+        accounts = BucketTable(maxBuckets: maxBuckets, shardCount: shardCount)
+        addresses = BucketTable(maxBuckets: maxBuckets, shardCount: shardCount)
         self.now = now
     }
 
-    /// Takes one token from the account's bucket for `rateClass`.
-    package func take(account: AccountID, rateClass: RateClass) -> TokenBucket.Decision {
-        take(account: account.string, rateClass: rateClass)
+    /// Takes one token from the account's bucket for `rateClass` (and, for an account not seen,
+    /// from `client`'s: `ClientAddress.key`, nil when the door does not know it).
+    package func take(account: AccountID, rateClass: RateClass, client: String? = nil) -> TokenBucket.Decision {
+        take(account: account.string, rateClass: rateClass, client: client)
     }
 
-    package func take(account: String, rateClass: RateClass) -> TokenBucket.Decision {
-        let key = Key(account: account, rateClass: rateClass)
+    package func take(account: String, rateClass: RateClass, client: String? = nil) -> TokenBucket.Decision {
         let now = self.now()
-        let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
-        return shard.withLock { shard in
-            var bucket = shard.buckets[key] ?? policy.newBucket(for: rateClass, now: now)
-            let decision = bucket.take(now: now)
-            if shard.buckets[key] == nil && shard.buckets.count >= bucketsPerShard {
-                Self.evict(&shard, now: now, target: bucketsPerShard * 3 / 4)
+        let hash = account.hashValue  // every class of one account in one shard
+        if newAccountsPerAddress > 0, let client,
+           !accounts.holdsAny(of: RateClass.allCases.map { Key(account: account, rateClass: $0) }, shardHash: hash) {
+            let perMinute = Double(newAccountsPerAddress)
+            let decision = addresses.take(client, shardHash: client.hashValue, now: now) {
+                TokenBucket(capacity: perMinute, refillPerSecond: perMinute / 60, now: now)
             }
-            shard.buckets[key] = bucket
-            return decision
+            if case .denied = decision { return decision }
+        }
+        return accounts.take(Key(account: account, rateClass: rateClass), shardHash: hash, now: now) {
+            policy.newBucket(for: rateClass, now: now)
         }
     }
 
-    /// Buckets currently held.
-    package var bucketCount: Int { shards.reduce(0) { $0 + $1.withLock { $0.buckets.count } } }
-
-    private static func evict(_ shard: inout Shard, now: Double, target: Int) {
-        shard.buckets = shard.buckets.filter { !$0.value.isFull(at: now) }
-        if shard.buckets.count > target {
-            let oldest = shard.buckets.sorted { $0.value.updatedAt < $1.value.updatedAt }
-                .prefix(shard.buckets.count - target)
-            for (key, _) in oldest { shard.buckets[key] = nil }
-        }
-    }
+    /// Account buckets currently held.
+    package var bucketCount: Int { accounts.count }
 }
