@@ -2,9 +2,9 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    /// One transaction of four round trips whatever the fan-out (more with `replaces`): the
-    /// idempotency upsert, the notification, its `RecipientChunks` in one `INSERT … SELECT FROM
-    /// unnest`, and the `NOTIFY`.
+    /// One transaction of five round trips whatever the fan-out (more with `replaces`): `BEGIN`, the
+    /// idempotency upsert, the status log, one statement for the notification, its
+    /// `RecipientChunks` (`INSERT … SELECT FROM unnest`) and the `NOTIFY`, and `COMMIT`.
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let created = notification.createdAt.unixMilliseconds
@@ -18,16 +18,24 @@ extension PostgresStore {
                        [.text(notification.id), .text(caller), .integer(created)])
             let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
             guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
-            let seq = try db.query("""
-                INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq
+            // The notification, its chunks and the `NOTIFY` (delivered to listeners at COMMIT, never
+            // before) in one statement: one round trip, not three.
+            let chunks = RecipientChunks.chunks(of: deliveries)
+            try db.query("""
+                WITH stored AS (
+                    INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq),
+                chunks AS (
+                    INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
+                    SELECT stored.seq, t.provider, t.registrations, t.remaining, $7, $8
+                    FROM stored, unnest($11::text[], $12::text[], $13::bigint[]) AS t(provider, registrations, remaining))
+                SELECT pg_notify($14, '') FROM stored
                 """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
                       .optionalBytes(notification.payload), .optionalBytes(notification.signature),
                       .optionalText(notification.groupId), .integer(created), .integer(expires),
-                      .int(deliveries.count), .text(caller)]).row(0).int64(0)
-            try Self.insertChunks(of: deliveries, notification: seq, createdAt: created, expiresAt: expires, db: db)
-            // Delivered to listeners at COMMIT, never before.
-            try db.query("SELECT pg_notify($1, '')", [.text(Self.outboxChannel)])
+                      .int(deliveries.count), .text(caller), .textArray(chunks.map(\.provider.rawValue)),
+                      .textArray(chunks.map(\.registrations)), .integerArray(chunks.map { Int64($0.count) }),
+                      .text(Self.outboxChannel)])
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }
         if result.queued > 0, !configuration.listens { hooks.fire() }

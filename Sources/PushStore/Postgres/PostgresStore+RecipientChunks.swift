@@ -1,21 +1,10 @@
 import Foundation
 import PushProtocol
 
-/// The unclaimed fan-out (`RecipientChunks`) on PostgreSQL: chunks written at accept in one
-/// statement, expanded into outbox rows by whichever node claims them.
+/// The unclaimed fan-out (`RecipientChunks`) on PostgreSQL: chunks written at accept (in the
+/// notification's statement, `PostgresStore+Notifications.swift`), expanded into outbox rows by
+/// whichever node claims them.
 extension PostgresStore {
-    /// Stores `deliveries` of the notification `seq` as chunk rows, in one round trip.
-    static func insertChunks(of deliveries: [Delivery], notification seq: Int64, createdAt: Int64, expiresAt: Int64,
-                             db: PGConnection) throws {
-        let chunks = RecipientChunks.chunks(of: deliveries)
-        try db.run("""
-            INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
-            SELECT $1, provider, registrations, remaining, $2, $3
-            FROM unnest($4::text[], $5::text[], $6::bigint[]) AS t(provider, registrations, remaining)
-            """, [.integer(seq), .integer(createdAt), .integer(expiresAt), .textArray(chunks.map(\.provider.rawValue)),
-                  .textArray(chunks.map(\.registrations)), .integerArray(chunks.map { Int64($0.count) })])
-    }
-
     /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
     /// `recipient_chunks`, with `values`), oldest chunk first, into queued outbox rows due at
     /// their notification's creation (or `nowMs`, if earlier). Chunks another transaction holds
