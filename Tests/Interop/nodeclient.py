@@ -113,13 +113,21 @@ def database(node):
 def queued_deliveries(db):
     """Every delivery a SQLite store still holds, as (notification id, registration id, provider,
     state) rows: outbox rows (state 0 queued, 1 claimed) and the ids of the recipient chunks no claim
-    has expanded yet (state None). `db` is an open sqlite3 connection."""
-    rows = db.execute("SELECT n.id, o.registration, o.provider, o.state FROM outbox o "
-                      "JOIN notifications n ON n.seq = o.notification").fetchall()
-    for notification, registrations, provider in db.execute(
-            "SELECT n.id, c.registrations, c.provider FROM recipient_chunks c "
-            "JOIN notifications n ON n.seq = c.notification").fetchall():
-        rows += [(notification, registration, provider, None) for registration in registrations.split(",")]
+    has expanded yet (state None). `db` is an open sqlite3 connection. Both reads see one snapshot:
+    a live node's claim may expand a chunk into outbox rows between two separate reads."""
+    in_transaction = db.in_transaction
+    if not in_transaction:
+        db.execute("BEGIN")
+    try:
+        rows = db.execute("SELECT n.id, o.registration, o.provider, o.state FROM outbox o "
+                          "JOIN notifications n ON n.seq = o.notification").fetchall()
+        for notification, registrations, provider in db.execute(
+                "SELECT n.id, c.registrations, c.provider FROM recipient_chunks c "
+                "JOIN notifications n ON n.seq = c.notification").fetchall():
+            rows += [(notification, registration, provider, None) for registration in registrations.split(",")]
+    finally:
+        if not in_transaction:
+            db.execute("COMMIT")
     return rows
 
 
