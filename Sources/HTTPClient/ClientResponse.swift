@@ -7,13 +7,6 @@ package struct ClientResponse: Sendable {
     /// The major HTTP version the answer came over: 1 (HTTP/1.x) or 2 (HTTP/2).
     package var httpVersion: Int
 
-    package init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], httpVersion: Int = 2) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.httpVersion = httpVersion
-    }
-
     /// The value of a header field, by any capitalisation of its name.
     package func header(_ name: String) -> String? {
         headers[name.lowercased()]

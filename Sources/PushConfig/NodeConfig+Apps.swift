@@ -18,16 +18,6 @@ extension NodeConfig {
         package var huawei = Huawei()
         package var harmony = Harmony()
 
-        package init(id: String, fcm: FCM = FCM(), apns: APNs = APNs(), webpush: WebPush = WebPush(),
-                     huawei: Huawei = Huawei(), harmony: Harmony = Harmony()) {
-            self.id = id
-            self.fcm = fcm
-            self.apns = apns
-            self.webpush = webpush
-            self.huawei = huawei
-            self.harmony = harmony
-        }
-
         /// The credential keys of `provider` this app leaves unset (none: the provider is on).
         /// Web Push lacks none: a VAPID key is generated when none is set.
         package func missingKeys(_ provider: Provider) -> [String] {

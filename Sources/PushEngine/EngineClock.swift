@@ -13,11 +13,6 @@ package struct EngineClock: Sendable {
     /// Seconds with an arbitrary origin that never go backwards.
     package var monotonic: @Sendable () -> Double
 
-    package init(now: @escaping @Sendable () -> Date, monotonic: @escaping @Sendable () -> Double) {
-        self.now = now
-        self.monotonic = monotonic
-    }
-
     /// The system's clocks.
     package static let system = EngineClock(now: { Date() }, monotonic: { Clocks.monotonicSeconds() })
 }

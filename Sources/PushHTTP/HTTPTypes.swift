@@ -26,12 +26,6 @@ package struct HTTPRequest: Sendable {
 
 package struct HTTPResponse: Sendable {
     package var status: Int
-    package var headers: [(String, String)]
-    package var body: [UInt8]
-
-    package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
+    package var headers: [(String, String)] = []
+    package var body: [UInt8] = []
 }

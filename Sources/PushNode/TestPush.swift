@@ -35,11 +35,6 @@ package enum TestPush {
         /// the one reading of a provider's words, shared with the outbox.
         package var classified: DeliveryOutcome
 
-        package init(provider: Provider, classified: DeliveryOutcome) {
-            self.provider = provider
-            self.classified = classified
-        }
-
         /// `delivered`, `dead`, `rejected`, `transient`, `auth` or `expired`.
         package var outcome: String {
             switch classified {

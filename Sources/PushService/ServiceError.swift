@@ -19,19 +19,6 @@ package enum ServiceError: Error, CustomStringConvertible {
         /// Seconds for `Retry-After` (a service-side rate limit, `rate_limited`).
         package var retryAfter: Int?
 
-        package init(code: APIError.Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
-            self.code = code
-            self.message = message
-            self.field = field
-            self.retryAfter = retryAfter
-        }
-
-        /// A shape rule of PushProtocol (its validation and decoding throw `APIError`s); the status
-        /// it carries is dropped, the doors decide their own.
-        package init(_ rule: APIError) {
-            self.init(code: rule.code, message: rule.message, field: rule.field)
-        }
-
         package var description: String { "\(code.rawValue): \(message)" + (field.map { " (\($0))" } ?? "") }
     }
 
@@ -60,5 +47,13 @@ package enum ServiceError: Error, CustomStringConvertible {
         case .refused(let refusal): return refusal.description
         case .storageFailed(let error): return "storage failed: \(error)"
         }
+    }
+}
+
+extension ServiceError.Refusal {
+    /// A shape rule of PushProtocol (its validation and decoding throw `APIError`s); the status
+    /// it carries is dropped, the doors decide their own.
+    package init(_ rule: APIError) {
+        self.init(code: rule.code, message: rule.message, field: rule.field)
     }
 }

@@ -20,11 +20,6 @@ package final class SelfSignedTokens: ProviderCredentials, Sendable {
     package struct Shared: Sendable {
         package var store: any SharedCredentialStore
         package var name: String
-
-        package init(store: any SharedCredentialStore, name: String) {
-            self.store = store
-            self.name = name
-        }
     }
 
     let timing: SharedTokenRule.Timing

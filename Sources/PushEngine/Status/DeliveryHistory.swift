@@ -12,12 +12,7 @@ package struct DeliveryHistory: Sendable, Equatable {
     package struct Minute: Sendable, Equatable {
         /// The minute's start.
         package var start: Date
-        package var counts: [TryOutcome: Int]
-
-        package init(start: Date, counts: [TryOutcome: Int] = [:]) {
-            self.start = start
-            self.counts = counts
-        }
+        package var counts: [TryOutcome: Int] = [:]
     }
 
     private struct Bucket: Equatable {
