@@ -15,33 +15,20 @@ package final class HTTPServer: LongRunning {
     package struct Configuration: Sendable {
         package var address: ListenAddress
         /// Worker threads (libmicrohttpd's thread pool).
-        package var threads: Int
+        package var threads = 8
         /// Seconds an idle connection is kept.
-        package var connectionTimeout: Double
+        package var connectionTimeout: Double = 30
         /// Largest request body; larger ones get `respondTooLarge` without being buffered.
-        package var maxBodyBytes: Int
+        package var maxBodyBytes = 4 * 1024 * 1024
         /// Concurrent connections at most.
-        package var maxConnections: Int
+        package var maxConnections = 4096
         /// Concurrent connections from one client address; 0 = no limit.
-        package var maxConnectionsPerIP: Int
+        package var maxConnectionsPerIP = 0
         /// A connection's buffer for the request line and headers (libmicrohttpd's connection memory
         /// limit); a larger head is refused by libmicrohttpd.
-        package var maxHeaderBytes: Int
+        package var maxHeaderBytes = 64 * 1024
         /// Seconds a request's head and body may take to arrive (`RequestDeadlines`).
-        package var requestTimeout: Double
-
-        package init(address: ListenAddress, threads: Int = 8, connectionTimeout: Double = 30,
-                    maxBodyBytes: Int = 4 * 1024 * 1024, maxConnections: Int = 4096, maxConnectionsPerIP: Int = 0,
-                    maxHeaderBytes: Int = 64 * 1024, requestTimeout: Double = 30) {
-            self.address = address
-            self.threads = threads
-            self.connectionTimeout = connectionTimeout
-            self.maxBodyBytes = maxBodyBytes
-            self.maxConnections = maxConnections
-            self.maxConnectionsPerIP = maxConnectionsPerIP
-            self.maxHeaderBytes = maxHeaderBytes
-            self.requestTimeout = requestTimeout
-        }
+        package var requestTimeout: Double = 30
     }
 
     /// A failure to start, with the address.
@@ -179,4 +166,9 @@ final class InFlightCounter: @unchecked Sendable {
         }
         return true
     }
+}
+
+extension HTTPServer.Configuration {
+    /// The other fields at their defaults; the node sets them from `server.*` and `limits`.
+    package init(address: ListenAddress) { self.address = address }
 }

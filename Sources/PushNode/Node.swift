@@ -201,15 +201,15 @@ package final class Node: Sendable {
 
     private func startListeners(router: APIRouter, operations: OperationsRoutes) throws(StartError) {
         func server(_ name: String, _ address: ListenAddress, _ responder: any HTTPResponder) -> HTTPServer {
-            HTTPServer(name: name,
-                       configuration: .init(address: address, threads: config.server.threads,
-                                            connectionTimeout: config.server.connectionTimeout,
-                                            maxBodyBytes: config.limits.maxBodyBytes,
-                                            maxConnections: config.server.maxConnections,
-                                            maxConnectionsPerIP: config.server.maxConnectionsPerIP,
-                                            maxHeaderBytes: config.server.maxHeaderBytes,
-                                            requestTimeout: config.server.requestTimeout),
-                       responder: responder)
+            var configuration = HTTPServer.Configuration(address: address)
+            configuration.threads = config.server.threads
+            configuration.connectionTimeout = config.server.connectionTimeout
+            configuration.maxBodyBytes = config.limits.maxBodyBytes
+            configuration.maxConnections = config.server.maxConnections
+            configuration.maxConnectionsPerIP = config.server.maxConnectionsPerIP
+            configuration.maxHeaderBytes = config.server.maxHeaderBytes
+            configuration.requestTimeout = config.server.requestTimeout
+            return HTTPServer(name: name, configuration: configuration, responder: responder)
         }
         let api = server("api", config.listen, router)
         do { try services.start(.doors, api) } catch { throw StartError(description: "listen: \(error)") }
