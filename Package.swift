@@ -40,9 +40,11 @@ let package = Package(
             "PushService", "PushStore", "PushMetrics", "PushNet", "PushCrypto", "PushProtocol", "PushSupport", "CMicroHTTPD"]),
         .target(name: "PushAnySync", dependencies: [
             "PushService", "PushNet", "PushCrypto", "PushProtocol", "PushSupport", "COpenSSL"]),
-        .target(name: "PushConfig", dependencies: ["PushService", "PushNet", "PushProtocol", "PushSupport", "CYAML"]),
+        .target(name: "PushMatrix", dependencies: [
+            "PushService", "PushDelivery", "PushStore", "PushMetrics", "PushNet", "PushCrypto", "PushProtocol", "PushSupport"]),
+        .target(name: "PushConfig", dependencies: ["PushMatrix", "PushService", "PushNet", "PushProtocol", "PushSupport", "CYAML"]),
         .target(name: "PushNode", dependencies: [
-            "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery", "PushStore",
+            "PushConfig", "PushHTTP", "PushAnySync", "PushMatrix", "PushEngine", "PushService", "PushDelivery", "PushStore",
             "PushMetrics", "PushNet", "HTTPClient", "PushCrypto", "PushProtocol", "PushSupport"]),
         .target(name: "PushClient", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "HTTPClient"]),
         .executableTarget(
@@ -63,7 +65,7 @@ let package = Package(
         // The node's modules are tested in one target (folders mirror Sources/), so the fixtures in
         // Tests/NodeTests/Support serve every module without a support target in the release build.
         .testTarget(name: "NodeTests", dependencies: [
-            "PushNode", "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery", "PushStore",
+            "PushNode", "PushConfig", "PushHTTP", "PushAnySync", "PushMatrix", "PushEngine", "PushService", "PushDelivery", "PushStore",
             "PushMetrics", "PushNet", "PushSupport", "PushProtocol", "PushCrypto", "HTTPClient"]),
         .testTarget(name: "PushClientTests", dependencies: [
             "PushClient", "PushNode", "PushConfig", "PushHTTP", "PushAnySync", "PushEngine", "PushService", "PushDelivery",

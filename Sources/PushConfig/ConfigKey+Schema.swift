@@ -113,6 +113,15 @@ extension ConfigKey {
             .int("server.maxHeaderBytes", \.server.maxHeaderBytes, minimum: 1024),
             .duration("server.requestTimeout", \.server.requestTimeout),
             .bool("server.statusOnPublicListener", \.server.statusOnPublicListener),
+            .bool("matrix.enabled", \.matrix.enabled),
+            .bool("matrix.forwardContent", \.matrix.forwardContent),
+            ConfigKey(path: "matrix.allowedSources") { config, text throws(ConfigValueError) in
+                config.matrix.allowedSources = try ConfigValue.networks(text)
+            },
+            .number("matrix.limits.sourcePerSecond", \.matrix.sourcePerSecond),
+            .int("matrix.limits.sourceBurst", \.matrix.sourceBurst),
+            .number("matrix.limits.pushkeyPerMinute", \.matrix.pushkeyPerMinute),
+            .int("matrix.limits.pushkeyBurst", \.matrix.pushkeyBurst),
         ]
     }
 }

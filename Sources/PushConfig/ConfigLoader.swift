@@ -39,9 +39,11 @@ package enum ConfigLoader {
         var issues: [String] = []
         var warnings: [String] = []
         var appsPair: YAMLNode.Pair?
+        var matrixApps: YAMLNode.Pair?
         if !root.isNull {
             guard case .mapping(var pairs) = root else { throw ConfigError(["config must be a mapping of keys"]) }
             if let at = pairs.firstIndex(where: { $0.key == "apps" }) { appsPair = pairs.remove(at: at) }
+            matrixApps = takeMatrixLists(&pairs)
             var unknown: [UnknownKey] = []
             flatten(pairs, prefix: "", keys: keys, into: &scalars, issues: &issues, unknown: &unknown)
             warnings += unknown.map { "unknown config key \($0.path) (line \($0.line)) ignored" }
@@ -60,6 +62,8 @@ package enum ConfigLoader {
         }
         config.apps = apps(appsPair?.value, line: appsPair?.line ?? 0, base: config, environment: environment,
                            issues: &issues, warnings: &warnings)
+        config.matrix.apps = self.matrixApps(matrixApps, apps: Set([NodeConfig.App.defaultID] + config.apps.map(\.id)),
+                                             issues: &issues)
         validate(config, issues: &issues, warnings: &warnings)
         guard issues.isEmpty else { throw ConfigError(issues) }
         return Loaded(config: config, warnings: warnings)

@@ -1,3 +1,4 @@
+import Foundation
 import PushNet
 
 /// Parsers for the scalar forms configuration values take (from YAML or environment variables).
@@ -66,6 +67,17 @@ enum ConfigValue {
             throw ConfigValueError("expected a version range like 5-14, got \"\(text)\"")
         }
         return low...high
+    }
+
+    /// A comma-separated list of CIDR blocks (`10.0.0.0/8, ::1`); empty text is the empty list.
+    static func networks(_ text: String) throws(ConfigValueError) -> [IPNetwork] {
+        var networks: [IPNetwork] = []
+        for part in text.split(separator: ",") {
+            let item = part.trimmingCharacters(in: .whitespaces)
+            guard let network = IPNetwork(item) else { throw ConfigValueError("\"\(item)\" is not an address or CIDR block") }
+            networks.append(network)
+        }
+        return networks
     }
 }
 

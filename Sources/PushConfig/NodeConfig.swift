@@ -1,3 +1,4 @@
+import PushMatrix
 import PushNet
 import PushProtocol
 import PushService
@@ -34,6 +35,8 @@ package struct NodeConfig: Sendable, Equatable {
     package var apps: [App] = []
     package var tls = TLS()
     package var anysync = AnySync()
+    /// `matrix`: the Matrix Push Gateway door (PROTOCOL §10), off by default.
+    package var matrix = MatrixDoorConfiguration()
     /// `rateLimits.*` (an extension of PROTOCOL §7).
     package var rateLimits = RateLimitPolicy.default
     /// `server.*` (an extension of PROTOCOL §7): HTTP server tuning.

@@ -26,9 +26,13 @@ package struct DeliveryJob: Sendable, Equatable {
     package var expiresAt: Date
     /// Tries already made before the current one (0 on the first send).
     package var attempts: Int
+    /// Set for a push the Matrix door queued: the gateways then send the Matrix shapes of
+    /// Spec/matrix.md instead of PROTOCOL §5's data keys.
+    package var matrix: MatrixPush?
 
     package init(outboxId: Int64, notificationId: String, registrationId: String, registration: DeliveryAddress,
-                kind: NotifyKind, message: SealedMessage?, groupId: String?, createdAt: Date, expiresAt: Date, attempts: Int = 0) {
+                kind: NotifyKind, message: SealedMessage?, groupId: String?, createdAt: Date, expiresAt: Date, attempts: Int = 0,
+                matrix: MatrixPush? = nil) {
         self.outboxId = outboxId
         self.notificationId = notificationId
         self.registrationId = registrationId
@@ -39,6 +43,7 @@ package struct DeliveryJob: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.attempts = attempts
+        self.matrix = matrix
     }
 
     /// A Notify's `message`, exactly as the sender sent it (the node never opens it).

@@ -24,6 +24,12 @@ extension OutboxEntry {
             outboxId: id, notificationId: record.id,
             registrationId: registration.id, registration: registration.address,
             kind: record.kind, message: message, groupId: record.groupId,
-            createdAt: createdAt, expiresAt: expiresAt, attempts: max(0, attempts - 1))
+            createdAt: createdAt, expiresAt: expiresAt, attempts: max(0, attempts - 1), matrix: matrixPush)
+    }
+
+    /// The Matrix push the row carries, when the Matrix door queued it (`MatrixPush.storageTag`).
+    var matrixPush: MatrixPush? {
+        guard notification.keyId == MatrixPush.storageTag, let payload = notification.payload else { return nil }
+        return try? JSON.decode(MatrixPush.self, from: payload)
     }
 }

@@ -13,6 +13,10 @@ package struct APIRoute: Sendable {
         case capabilities
         /// Signed: authenticated, rate limited by the operation's class, answered by `ServiceRoutes`.
         case service(ServiceOperation, ServiceCall)
+        /// A door of another protocol mounted on this listener (the Matrix Push Gateway door): its
+        /// own parsing, checks and answers, through the router's injected `gateway`; 404 when
+        /// the node has none.
+        case gateway
     }
 
     package let method: String

@@ -11,11 +11,15 @@ import PushSupport
 package final class APIRouter: HTTPResponder {
     /// The service: answers an authenticated request, or nil when it has no route for it.
     package typealias AuthenticatedHandler = @Sendable (HTTPRequest, AccountID) -> HTTPResponse?
+    /// A door of another protocol on this listener: answers the `gateway` routes with a status,
+    /// headers and a body, sent as they are.
+    package typealias GatewayHandler = @Sendable (HTTPRequest) -> (status: Int, headers: [(String, String)], body: [UInt8])
 
     private let capabilitiesBody: [UInt8]
     private let authenticator: RequestAuthenticator
     private let rateLimiter: RateLimiter
     private let handler: AuthenticatedHandler
+    private let gateway: GatewayHandler?
     private let operations: OperationsRoutes
     private let servesMetrics: Bool
     private let servesStatus: Bool
@@ -27,15 +31,17 @@ package final class APIRouter: HTTPResponder {
     ///   - servesMetrics: false when an admin listener serves `/metrics` instead.
     ///   - servesStatus: whether `/status` and `/status.json` are served here too
     ///     (`server.statusOnPublicListener`); else they are 404 like any unknown path.
+    ///   - gateway: the Matrix door, when it is on; else its routes are 404 like any unknown path.
     package init(capabilities: Capabilities, authenticator: RequestAuthenticator, rateLimiter: RateLimiter,
                 handler: @escaping AuthenticatedHandler, operations: OperationsRoutes, servesMetrics: Bool = true,
-                servesStatus: Bool = false,
+                servesStatus: Bool = false, gateway: GatewayHandler? = nil,
                 log: LogSink = .standardError,
                 now: @escaping @Sendable () -> Double = Clocks.monotonicSeconds) {
         self.capabilitiesBody = capabilities.json
         self.authenticator = authenticator
         self.rateLimiter = rateLimiter
         self.handler = handler
+        self.gateway = gateway
         self.operations = operations
         self.servesMetrics = servesMetrics
         self.servesStatus = servesStatus
@@ -83,6 +89,11 @@ package final class APIRouter: HTTPResponder {
                            route: label, account: nil)
         case .service(let operation, _):
             return authenticated(request, rateClass: operation.rateClass, label: label)
+        case .gateway:
+            guard let gateway else { return Outcome(response: ErrorJSON.response(.notFound, "no such route"), route: label, account: nil) }
+            let answer = gateway(request)
+            return Outcome(response: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body),
+                           route: label, account: nil)
         }
     }
 
@@ -91,6 +102,7 @@ package final class APIRouter: HTTPResponder {
         switch route.target {
         case .operations(.metrics): servesMetrics
         case .operations(.statusPage), .operations(.statusJSON): servesStatus
+        case .gateway: gateway != nil
         default: true
         }
     }

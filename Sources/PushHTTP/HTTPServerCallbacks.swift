@@ -100,11 +100,10 @@ enum HTTPServerCallbacks {
     private static func request(_ context: RequestContext, _ method: UnsafePointer<CChar>?,
                                 _ connection: OpaquePointer) -> HTTPRequest {
         let (path, query) = context.pathAndQuery
-        let client = ClientAddress.peer(of: pushnode_mhd_connection_fd(connection)).map {
-            ClientAddress.key(peer: $0, forwardedFor: context.headers["x-forwarded-for"])
-        }
+        let peer = ClientAddress.peer(of: pushnode_mhd_connection_fd(connection))
+        let client = peer.map { ClientAddress.key(peer: $0, forwardedFor: context.headers["x-forwarded-for"]) }
         return HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: path, query: query,
-                           headers: context.headers, body: context.body, client: client)
+                           headers: context.headers, body: context.body, client: client, peer: peer)
     }
 
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool) -> MHD_Result {

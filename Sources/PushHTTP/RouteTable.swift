@@ -43,6 +43,9 @@ package enum RouteTable {
         APIRoute("GET", "/v1/notifications/{id}", .notificationStatus) { service, request, caller in
             try service.notificationStatus(id: APIRoute.lastSegment(of: request.path), caller: caller)
         },
+        // The Matrix Push Gateway door (PROTOCOL §10), when `matrix.enabled`.
+        APIRoute("GET", "/_matrix/push/v1/notify", .gateway),
+        APIRoute("POST", "/_matrix/push/v1/notify", .gateway),
     ]
 
     private static let byPath: [String: [APIRoute]] = Dictionary(grouping: routes.filter { !$0.isTemplate }, by: \.path)

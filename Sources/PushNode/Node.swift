@@ -182,7 +182,9 @@ package final class Node: Sendable {
                 return backend.handler(request, account)
             },
             operations: operations, servesMetrics: config.adminListen == nil,
-            servesStatus: config.server.statusOnPublicListener, log: log)
+            servesStatus: config.server.statusOnPublicListener,
+            gateway: Self.matrixGateway(enabled: config.matrix.enabled) { [state] in state.withLock { $0.backend?.matrix } },
+            log: log)
     }
 
     /// The single-node replay cache, with its gauges: in memory, and with SQLite also in the data

@@ -2,6 +2,7 @@ import Foundation
 import PushConfig
 import PushEngine
 import PushHTTP
+import PushMatrix
 import PushMetrics
 import PushProtocol
 import PushService
@@ -26,6 +27,9 @@ enum NodeAssembly {
         if let warning = UnconfiguredAppRegistrations.warning(counts: (try? store.registrationCountsByApp()) ?? [:], config: config) {
             log(warning)
         }
+        // With the Matrix door on, the devices the engine prunes are remembered for its answers.
+        let dead = config.matrix.enabled ? DeadPushkeys() : nil
+        let outbox: any OutboxStore = dead.map { dead in PruneReportingOutbox(store) { dead.insert($0) } } ?? store
         let engine: DeliveryEngine
         let testPush: RegistrationTestPush
         do {
@@ -36,7 +40,7 @@ enum NodeAssembly {
             var configuration = DeliveryEngine.Configuration(config.delivery)
             configuration.claimRenewInterval = max(0.5, config.storage.claimLease / 3)
             configuration.summaryInterval = config.log.summaryInterval
-            engine = DeliveryEngine(store: store, routes: assembly.routes, transport: assembly.transport,
+            engine = DeliveryEngine(store: outbox, routes: assembly.routes, transport: assembly.transport,
                                     configuration: configuration, metrics: metrics, log: log)
         } catch {
             store.close()
@@ -56,9 +60,16 @@ enum NodeAssembly {
         store.onEnqueue { engine.wake(Set(Provider.allCases)) }
         let status = NodeStatusSource(engine: engine, store: store, storageDriver: config.storage.driver.rawValue,
                                       now: { Date() })
+        let matrix = dead.map { MatrixDoor(configuration: config.matrix, service: service, dead: $0, metrics: metrics, log: log) }
+        if matrix != nil {
+            for route in config.matrix.apps where !service.sends(route.platform, app: route.app) {
+                log(.warn, "matrix_app_unconfigured", ["appId": "\(route.appId)", "app": "\(route.app)",
+                                                       "platform": "\(route.platform.rawValue)"])
+            }
+        }
         return NodeBackend(handler: { routes.handle($0, caller: $1) },
                            close: { store.close() }, delivery: engine,
                            providerHealth: { ProviderReadiness.byName(engine.health.snapshot) }, service: service,
-                           status: { status.snapshot(startedAt: $0) })
+                           status: { status.snapshot(startedAt: $0) }, matrix: matrix)
     }
 }

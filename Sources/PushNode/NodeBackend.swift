@@ -2,6 +2,7 @@ import Foundation
 import PushCrypto
 import PushEngine
 import PushHTTP
+import PushMatrix
 import PushProtocol
 import PushService
 import PushSupport
@@ -19,6 +20,8 @@ package struct NodeBackend: Sendable {
     package var service: PushService?
     /// The status page's snapshot for a node started at the given time; nil: `/status` answers 503.
     package var status: (@Sendable (_ startedAt: Date) -> NodeStatus)?
+    /// The Matrix Push Gateway door, when `matrix.enabled`.
+    package var matrix: MatrixDoor?
 
     /// - Parameters:
     ///   - close: flushes and closes storage; called once, after the doors and the engine drained.
@@ -26,12 +29,13 @@ package struct NodeBackend: Sendable {
     package init(handler: @escaping APIRouter.AuthenticatedHandler, close: @escaping @Sendable () -> Void,
                 delivery: (any LongRunning)? = nil,
                 providerHealth: @escaping @Sendable () -> [String: ProviderReadiness] = { [:] }, service: PushService? = nil,
-                status: (@Sendable (_ startedAt: Date) -> NodeStatus)? = nil) {
+                status: (@Sendable (_ startedAt: Date) -> NodeStatus)? = nil, matrix: MatrixDoor? = nil) {
         self.handler = handler
         parts = [NodeServices.Part(.storage, StoreClosing(close: close))] + (delivery.map { [NodeServices.Part(.delivery, $0)] } ?? [])
         self.providerHealth = providerHealth
         self.service = service
         self.status = status
+        self.matrix = matrix
     }
 }
 

@@ -13,13 +13,28 @@ struct WebPushEndpointPolicy: Sendable {
     var allowPrivateEndpoints: Bool
     var resolver: any HostResolving
 
+    /// What the rules say of an endpoint: `undecided` when its host could not be resolved within
+    /// the budget (a later try may pass).
+    enum Verdict {
+        case allowed
+        case refused(ServiceError)
+        case undecided(ServiceError)
+    }
+
     func check(_ endpoint: String) throws(ServiceError) {
+        switch verdict(endpoint) {
+        case .allowed: return
+        case .refused(let error), .undecided(let error): throw error
+        }
+    }
+
+    func verdict(_ endpoint: String) -> Verdict {
         guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(),
               let host = url.host, !host.isEmpty, url.user == nil, url.password == nil
-        else { throw .invalid("token", "token must be an absolute https URL") }
+        else { return .refused(.invalid("token", "token must be an absolute https URL")) }
         let schemes: Set<String> = allowPrivateEndpoints ? ["https", "http"] : ["https"]
-        guard schemes.contains(scheme) else { throw .invalid("token", "token must be an absolute https URL") }
-        guard !allowPrivateEndpoints else { return }
+        guard schemes.contains(scheme) else { return .refused(.invalid("token", "token must be an absolute https URL")) }
+        guard !allowPrivateEndpoints else { return .allowed }
 
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let addresses: [IPAddress]
@@ -28,15 +43,16 @@ struct WebPushEndpointPolicy: Sendable {
         } else {
             switch resolver.resolve(bareHost) {
             case .addresses(let found): addresses = found
-            case .notFound: throw Self.notRoutable("the endpoint host does not resolve")
+            case .notFound: return .refused(Self.notRoutable("the endpoint host does not resolve"))
             case .temporaryFailure:
                 // Not answered within the resolver's budget: fail closed, the client may try again.
-                throw Self.notRoutable("the endpoint host could not be resolved now; try again later")
+                return .undecided(Self.notRoutable("the endpoint host could not be resolved now; try again later"))
             }
         }
         if addresses.contains(where: { !AddressClass.of($0).isPubliclyRoutable }) {
-            throw Self.notRoutable("the endpoint host resolves to a private or reserved address")
+            return .refused(Self.notRoutable("the endpoint host resolves to a private or reserved address"))
         }
+        return .allowed
     }
 
     private static func notRoutable(_ message: String) -> ServiceError {

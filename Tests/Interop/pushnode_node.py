@@ -33,8 +33,9 @@ class Node:
         # (limits.newAccountsPerAddress) is off unless the test sets it.
         one_address = {} if config_text and "newAccountsPerAddress" in config_text else {
             "PUSHNODE_LIMITS_NEW_ACCOUNTS_PER_ADDRESS": "0"}
-        environment = dict(os.environ, PUSHNODE_LISTEN="127.0.0.1:0", PUSHNODE_DATA_DIR=self.data_dir,
-                           **{**no_admin, **one_address, **(env or {})})
+        # `env` wins, a fixed PUSHNODE_LISTEN included (a node restarted where a client expects it).
+        environment = {**os.environ, "PUSHNODE_LISTEN": "127.0.0.1:0", "PUSHNODE_DATA_DIR": self.data_dir,
+                       **no_admin, **one_address, **(env or {})}
         if log_file:
             environment["PUSHNODE_LOG_FILE"] = log_file
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)

@@ -9,11 +9,13 @@ from mock_apns import APNs
 from mock_fcm import FCM
 from mock_huawei import HARMONY_SEND, HUAWEI_SEND, TOKEN_PATH, PushKitMock
 from mock_http import Response, json_response
+from mock_unifiedpush import UnifiedPush
 from mock_webpush import WebPush
 
 FCM_SEND = re.compile(r"^/v1/projects/([^/]+)/messages:send$")
 APNS_SEND = re.compile(r"^/3/device/(.*)$")
 WEBPUSH_SEND = re.compile(r"^/push/([^/]+)$")
+UNIFIEDPUSH_SEND = re.compile(r"^/up/([^/]+)$")
 SCRIPTED = re.compile(r"^/_mock/scripted/([^/]+)$")
 
 
@@ -24,6 +26,7 @@ class App:
         self.pushkit = PushKitMock(state, credentials.directory, token_ttl)
         self.apns = APNs(state, credentials, apns_bundle, apns_token_update_window)
         self.webpush = WebPush(state, webpush_vapid_key)
+        self.unifiedpush = UnifiedPush(state)
         self.connections = set()  # open HTTP/2 connections (for /_mock/goaway)
 
     def handle(self, request):
@@ -44,6 +47,9 @@ class App:
             match = WEBPUSH_SEND.match(path)
             if match:
                 return self.webpush.send(request, match.group(1))
+            match = UNIFIEDPUSH_SEND.match(path)
+            if match:
+                return self.unifiedpush.send(request, match.group(1))
             if path == TOKEN_PATH and request.method == "POST":
                 return self.pushkit.token(request)
             match = HUAWEI_SEND.match(path)

@@ -71,19 +71,28 @@ package struct APNsGateway: CredentialedGateway {
         guard let deviceToken = normalizedDeviceToken(job.registration.token) else { throw .invalidToken }
         guard !job.isExpired(at: now) else { throw .expired }
 
-        let style = APNsPushStyle(job: job, defaultAlert: defaultAlert, voip: voip)
-        var members: [(String, JSONValue)] = []
-        if let aps = style.aps { members.append(("aps", aps)) }
-        members += DataKeys.pairs(for: job).map { ($0.0, JSONValue.string($0.1)) }
-        let body = JSONValue.object(members).bytes
+        let body: [UInt8]
+        let pushType: String
+        let priority: Int
+        if let matrix = job.matrix {
+            // Spec/matrix.md "APNs": sygnal's payload; an alert push, priority from `prio`.
+            guard !voip, let payload = MatrixAPNsPayload.payload(for: matrix) else { throw .unsupportedKind }
+            (body, pushType, priority) = (payload.bytes, "alert", matrix.prio == .low ? 5 : 10)
+        } else {
+            let style = APNsPushStyle(job: job, defaultAlert: defaultAlert, voip: voip)
+            var members: [(String, JSONValue)] = []
+            if let aps = style.aps { members.append(("aps", aps)) }
+            members += DataKeys.pairs(for: job).map { ($0.0, JSONValue.string($0.1)) }
+            (body, pushType, priority) = (JSONValue.object(members).bytes, style.pushType, style.priority)
+        }
         let limit = voip ? voipPayloadLimit : payloadLimit
         guard body.count <= limit else { throw .payloadTooLarge(size: body.count, limit: limit) }
 
         var headers: [(String, String)] = [
             ("authorization", "bearer \(providerToken)"),
             ("apns-topic", voip ? topic + ".voip" : topic),
-            ("apns-push-type", style.pushType),
-            ("apns-priority", String(style.priority)),
+            ("apns-push-type", pushType),
+            ("apns-priority", String(priority)),
             ("apns-expiration", String(expiration(for: job))),
         ]
         if let collapse = APNsPushStyle.collapseId(for: job) { headers.append(("apns-collapse-id", collapse)) }

@@ -39,4 +39,11 @@ extension FCMGateway {
         if let aps = style.aps { payload.append(("aps", aps)) }
         return .object([("headers", .strings(headers)), ("payload", .object(payload))])
     }
+
+    /// A Matrix push (Spec/matrix.md "FCM"): `{"message": {"token", "data", "android":
+    /// {"priority", "ttl"}}}`, data-only like sygnal's, HIGH unless the homeserver said `low`.
+    static func matrixMessage(token: String, data: [(String, String)], priority: MatrixPush.Priority, ttl: Int) -> JSONValue {
+        let android: JSONValue = .object([("priority", .string(priority == .low ? "NORMAL" : "HIGH")), ("ttl", .string("\(ttl)s"))])
+        return .object([("message", .object([("token", .string(token)), ("data", .strings(data)), ("android", android)]))])
+    }
 }

@@ -52,11 +52,17 @@ package struct FCMGateway: CredentialedGateway {
         guard !job.registration.token.isEmpty else { throw .invalidToken }
         let ttl = job.remainingTTL(at: now)
         guard ttl >= 1 else { throw .expired }
-        let data = DataKeys.pairs(for: job)
+        let data = job.matrix.map(MatrixFCMData.pairs(for:)) ?? DataKeys.pairs(for: job)
         let size = DataKeys.size(of: data)
         guard size <= dataLimit else { throw .payloadTooLarge(size: size, limit: dataLimit) }
 
-        let body = message(for: job, data: data, ttl: ttl, defaultAlert: defaultAlert).bytes
+        let body: [UInt8]
+        if let matrix = job.matrix {
+            guard platform == .android else { throw .unsupportedKind }
+            body = matrixMessage(token: job.registration.token, data: data, priority: matrix.prio, ttl: ttl).bytes
+        } else {
+            body = message(for: job, data: data, ttl: ttl, defaultAlert: defaultAlert).bytes
+        }
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         return OutboundRequest(

@@ -4,10 +4,13 @@ import PushSupport
 ///
 /// The gateways write their bodies with this rather than `JSONSerialization`, which on Linux
 /// escapes every `/` (base64 is full of them: ~3% more bytes against 4 KB provider limits)
-/// and does not keep member order.
-enum JSONValue: Sendable {
+/// and does not keep member order. `null` and fractional numbers exist for documents the node
+/// carries but does not define (a Matrix event's `content`, a pusher's `default_payload`).
+package enum JSONValue: Sendable {
+    case null
     case string(String)
     case int(Int)
+    case double(Double)
     case bool(Bool)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -17,7 +20,7 @@ enum JSONValue: Sendable {
         .object(pairs.map { ($0.0, .string($0.1)) })
     }
 
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         write(to: &out)
@@ -26,10 +29,15 @@ enum JSONValue: Sendable {
 
     func write(to out: inout [UInt8]) {
         switch self {
+        case .null:
+            out.append(contentsOf: "null".utf8)
         case .string(let text):
             Self.writeString(text, to: &out)
         case .int(let number):
             out.append(contentsOf: String(number).utf8)
+        case .double(let number):
+            // JSON has no NaN or infinity; a decoded document never holds them.
+            out.append(contentsOf: (number.isFinite ? "\(number)" : "null").utf8)
         case .bool(let flag):
             out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .array(let elements):

@@ -70,6 +70,7 @@ package struct WebPushGateway: PushGateway {
         guard ttl >= 1 else { throw .expired }
         let origin = try EndpointOrigin(endpoint: job.registration.token)
         guard origin.scheme == "https" || allowsPlainHTTP, isRoutable(origin.host) else { throw .notRoutable }
+        if let matrix = job.matrix { return try unifiedPushRequest(job: job, push: matrix, ttl: ttl) }
         guard let p256dh = job.registration.p256dh, let auth = job.registration.auth,
               p256dh.count == 65, p256dh[0] == 0x04, auth.count == 16 else { throw .invalidKeys }
 
@@ -97,5 +98,19 @@ package struct WebPushGateway: PushGateway {
             ("authorization", authorization),
         ]
         return OutboundRequest(url: job.registration.token, headers: headers, body: body)
+    }
+
+    /// A Matrix push to a UnifiedPush endpoint (Spec/matrix.md "UnifiedPush"): the Push Gateway
+    /// JSON in the clear, as the UnifiedPush Matrix gateways post it — no RFC 8291 record (the
+    /// pusher has no keys) and no VAPID (the endpoint asks for none).
+    static func unifiedPushRequest(job: DeliveryJob, push: MatrixPush, ttl: Int) throws(GatewayError) -> OutboundRequest {
+        let body = MatrixUnifiedPushBody.body(for: push, pushkey: job.registration.token)
+        // UnifiedPush distributors take 4096-byte messages.
+        guard body.count <= 4096 else { throw .payloadTooLarge(size: body.count, limit: 4096) }
+        return OutboundRequest(url: job.registration.token, headers: [
+            ("ttl", String(ttl)),
+            ("urgency", push.prio == .low ? "normal" : "high"),
+            ("content-type", "application/json"),
+        ], body: body)
     }
 }

@@ -13,7 +13,7 @@ import Testing
                   authenticator: RequestAuthenticator(), rateLimiter: RateLimiter(),
                   handler: { _, _ in HTTPResponse(status: 200) },
                   operations: OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready }), servesStatus: true,
-                  log: .discard)
+                  gateway: { _ in (200, [], []) }, log: .discard)
     }
 
     @Test func everyOperationHasOneRouteAndItsRateClass() {
@@ -68,6 +68,19 @@ import Testing
         #expect(router.respond(to: HTTPRequest(method: "DELETE", path: "/v1/subscriptions")).headers
                 .contains { $0 == ("Allow", "GET, POST, PUT") })
         #expect(router.respond(to: HTTPRequest(method: "GET", path: "/v1/nothing")).status == 404)
+    }
+
+    /// The Matrix door's routes are the injected gateway's, and 404 like an unknown path without one.
+    @Test func gatewayRoutesAreServedOnlyWithAGateway() {
+        let path = "/_matrix/push/v1/notify"
+        #expect(Self.router().respond(to: HTTPRequest(method: "POST", path: path)).status == 200)
+        let without = APIRouter(capabilities: Capabilities(version: "test", platforms: [], vapidPublicKey: "", limits: Limits()),
+                                authenticator: RequestAuthenticator(), rateLimiter: RateLimiter(), handler: { _, _ in nil },
+                                operations: OperationsRoutes(metrics: MetricsRegistry(), readiness: { .ready }), log: .discard)
+        for method in ["GET", "POST", "DELETE"] {
+            #expect(without.respond(to: HTTPRequest(method: method, path: path)).status == 404)
+        }
+        #expect(RouteTable.routes(at: path).allSatisfy { $0.rateClass == nil })
     }
 
     @Test func theAdminListenerServesTheOperationsRoutesOnly() {
