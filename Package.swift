@@ -80,7 +80,7 @@ let package = Package(
 if Context.environment["PUSHNODE_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "PushFuzz",
-        dependencies: ["PushAnySync", "PushConfig", "PushHTTP", "PushService", "PushStore", "PushNet", "PushProtocol",
-                       "PushCrypto", "COpenSSL"],
+        dependencies: ["PushAnySync", "PushConfig", "PushHTTP", "PushMatrix", "PushService", "PushStore", "PushNet",
+                       "PushProtocol", "PushCrypto", "COpenSSL"],
         path: "Tests/Fuzz/Sources"))
 }
