@@ -28,11 +28,7 @@ struct RegistrationTestPush: Sendable {
             answer.reason = DeliveryReason.Code.appUnconfigured.rawValue
             return answer
         }
-        let now = Date()
-        let job = DeliveryJob(
-            outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
-            registrationId: registration.id, registration: registration.address,
-            kind: .message, message: nil, groupId: nil, createdAt: now, expiresAt: now.addingTimeInterval(60))
+        let job = TestPush.oneOffJob(registrationId: registration.id, address: registration.address, kind: .message, ttl: 60)
         let exchange = TestPush.exchange(job, route: route, transport: transport, timeout: timeout)
         answer.status = exchange.answer?.status ?? 0
         answer.latencyMs = Int((exchange.seconds * 1000).rounded())

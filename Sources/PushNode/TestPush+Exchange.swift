@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 import HTTPClient
 import PushDelivery
+import PushCrypto
 import PushEngine
+import PushProtocol
 import PushSupport
 
 extension TestPush {
@@ -17,6 +19,16 @@ extension TestPush {
         package var failure: TransportFailure?
         /// From sending to the answer (or the failure), seconds; 0 when nothing was sent.
         package var seconds: Double = 0
+    }
+
+    /// A one-off job for a test push: no outbox row or notification behind it (random ids), no
+    /// message, expiring `ttl` seconds from now. `check --live` and `POST /v1/tokens/test` both send one.
+    package static func oneOffJob(registrationId: String, address: DeliveryAddress, kind: NotifyKind, ttl: TimeInterval) -> DeliveryJob {
+        let now = Date()
+        return DeliveryJob(
+            outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
+            registrationId: registrationId, registration: address,
+            kind: kind, message: nil, groupId: nil, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
     }
 
     /// Prepares `route`'s credentials, builds the request for `job`, sends it on `transport` and

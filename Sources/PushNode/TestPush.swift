@@ -79,12 +79,7 @@ package enum TestPush {
         }
         defer { assembly.transport.shutdown() }
         guard let route = assembly.route(for: provider) else { throw Failure(description: "no gateway for \(provider.rawValue)") }
-        let now = Date()
-        let job = DeliveryJob(
-            outboxId: Int64.random(in: 1...Int64.max), notificationId: Hex.encode(SecureRandom.bytes(16)),
-            registrationId: "test", registration: target.address,
-            kind: target.kind, message: nil, groupId: nil, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(target.ttl)))
+        let job = Self.oneOffJob(registrationId: "test", address: target.address, kind: target.kind, ttl: TimeInterval(target.ttl))
         let exchange = Self.exchange(job, route: route, transport: assembly.transport, timeout: .seconds(30))
         var result = Report(provider: provider, classified: exchange.outcome)
         result.status = exchange.answer?.status
