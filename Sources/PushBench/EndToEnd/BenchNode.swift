@@ -26,6 +26,8 @@ final class BenchNode {
             "PUSHNODE_WEBPUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "PUSHNODE_DELIVERY_HTTP_ENGINE": engine,
             "PUSHNODE_RATE_LIMITS_REGISTRATION_PER_MINUTE": "1000000000", "PUSHNODE_RATE_LIMITS_REGISTRATION_BURST": "1000000000",
             "PUSHNODE_RATE_LIMITS_NOTIFY_PER_SECOND": "1000000000", "PUSHNODE_RATE_LIMITS_NOTIFY_BURST": "1000000000",
+            // The population's accounts all register from loopback: the new-account budget per address is off.
+            "PUSHNODE_LIMITS_NEW_ACCOUNTS_PER_ADDRESS": "0",
         ]
         environment.merge(settings) { $1 }
         if let storageURL {
