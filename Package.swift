@@ -59,7 +59,7 @@ let package = Package(
                            "HTTPClient", "COpenSSL"]
         ),
 
-        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
+        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "CSodium"]),
         .testTarget(name: "PushProtocolTests", dependencies: ["PushProtocol"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "PushNet", "PushSupport"]),
         // The node's modules are tested in one target (folders mirror Sources/), so the fixtures in

@@ -41,59 +41,6 @@ public enum Hex {
     }
 }
 
-/// Standard base64 (RFC 4648 §4, with padding) and base64url (§5, no padding).
-public enum Base64 {
-    public static func encode<B: Collection>(_ bytes: B) -> String where B.Element == UInt8 {
-        encode(Array(bytes), variant: sodium_base64_VARIANT_ORIGINAL)
-    }
-
-    /// Strict decoding: padding required, no whitespace.
-    public static func decode(_ text: String) throws -> [UInt8] {
-        try decode(text, variant: sodium_base64_VARIANT_ORIGINAL)
-    }
-
-    public static func encodeURL<B: Collection>(_ bytes: B) -> String where B.Element == UInt8 {
-        encode(Array(bytes), variant: sodium_base64_VARIANT_URLSAFE_NO_PADDING)
-    }
-
-    /// base64url without padding; trailing `=` padding is tolerated (some clients send it).
-    public static func decodeURL(_ text: String) throws -> [UInt8] {
-        var trimmed = Substring(text)
-        while trimmed.hasSuffix("=") { trimmed = trimmed.dropLast() }
-        return try decode(String(trimmed), variant: sodium_base64_VARIANT_URLSAFE_NO_PADDING)
-    }
-
-    private static func encode(_ bytes: [UInt8], variant: Int32) -> String {
-        if bytes.isEmpty { return "" }
-        let len = sodium_base64_encoded_len(bytes.count, variant)
-        var out = [CChar](repeating: 0, count: len)
-        _ = bytes.withUnsafeBufferPointer { b in
-            sodium_bin2base64(&out, len, b.baseAddress, b.count, variant)
-        }
-        return String(decoding: out.prefix(len - 1).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func decode(_ text: String, variant: Int32) throws -> [UInt8] {
-        var text = text
-        return try text.withUTF8 { input in
-            if input.isEmpty { return [] }
-            var out = [UInt8](repeating: 0, count: input.count * 3 / 4 + 3)
-            var outLen = 0
-            var end: UnsafePointer<CChar>? = nil
-            let complete = input.withMemoryRebound(to: CChar.self) { cin -> Bool in
-                guard sodium_base642bin(&out, out.count, cin.baseAddress, cin.count, nil, &outLen, &end, variant) == 0 else {
-                    return false
-                }
-                // libsodium stops at the first invalid character; require that it consumed everything.
-                return (end.map { $0 - cin.baseAddress! } ?? cin.count) == cin.count
-            }
-            guard complete else { throw CryptoError.invalidEncoding("base64") }
-            out.removeLast(out.count - outLen)
-            return out
-        }
-    }
-}
-
 /// Comparisons and wiping for secret material.
 public enum ConstantTime {
     /// Compares two byte strings in time that depends only on their lengths.
