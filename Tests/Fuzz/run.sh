@@ -29,22 +29,35 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls Tests/Fuzz/corpus)
 artifacts=${ARTIFACTS:-$(mktemp -d /tmp/pushnode-fuzz.XXXXXX)}
 mkdir -p "$artifacts"
-failed=0
-for target in "${targets[@]}"; do
-  scratch="$artifacts/corpus-$target"
+# Targets run side by side, FUZZ_JOBS at a time (default: one per core; each is one process on one
+# core), and report in the order given.
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+run_target() {
+  local target=$1 scratch="$artifacts/corpus-$1" log="$artifacts/$1.log" rc runs
   mkdir -p "$scratch"
-  log="$artifacts/$target.log"
   PUSHNODE_FUZZ_TARGET="$target" "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -max_len=8192 \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$scratch" "Tests/Fuzz/corpus/$target" >"$log" 2>&1
   rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   if [ $rc -ne 0 ] || ls "$artifacts/$target-"* >/dev/null 2>&1; then
-    failed=1
-    echo "fuzz: $target FAILED (rc $rc) after ${runs:-?} executions; log $log"
-    grep -m3 -E "ERROR|invariant|Fatal error|deadly signal" "$log" | sed 's/^/    /'
-    ls "$artifacts/$target-"* 2>/dev/null | sed 's/^/    input: /'
+    {
+      echo "fuzz: $target FAILED (rc $rc) after ${runs:-?} executions; log $log"
+      grep -m3 -E "ERROR|invariant|Fatal error|deadly signal" "$log" | sed 's/^/    /'
+      ls "$artifacts/$target-"* 2>/dev/null | sed 's/^/    input: /'
+    } >"$artifacts/$target.result"
   else
-    echo "fuzz: $target ok, ${runs:-?} executions in ${seconds}s"
+    echo "fuzz: $target ok, ${runs:-?} executions in ${seconds}s" >"$artifacts/$target.result"
   fi
+}
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  run_target "$target" &
+done
+wait
+failed=0
+for target in "${targets[@]}"; do
+  if [ -f "$artifacts/$target.result" ]; then cat "$artifacts/$target.result"; else echo "fuzz: $target FAILED (no result)"; fi
+  grep -q FAILED "$artifacts/$target.result" 2>/dev/null && failed=1
+  [ -f "$artifacts/$target.result" ] || failed=1
 done
 [ $failed -eq 0 ] || { echo "fuzz: crashes under $artifacts"; exit 1; }
