@@ -108,18 +108,31 @@ protocol MetricFamily: AnyObject, Sendable {
     func render(into out: inout String)
 }
 
-/// `{a="x",b="y"}` for label names and values, escaping values as the format requires.
+/// `{a="x",b="y"}` for label names and values, escaping values as the format requires (`\\`, `\"`,
+/// `\n`). Written byte by byte: a scrape renders every series, and `PushBench e2e`'s 10 scrapes a
+/// second spent 2 % of the node's CPU in Foundation's `replacingOccurrences` here.
 func renderLabels(_ names: [String], _ values: [String], extra: (String, String)? = nil) -> String {
-    var pairs = zip(names, values).map { ($0, $1) }
-    if let extra { pairs.append(extra) }
-    if pairs.isEmpty { return "" }
-    let body = pairs.map { name, value in
-        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-        return "\(name)=\"\(escaped)\""
+    if extra == nil && (names.isEmpty || values.isEmpty) { return "" }
+    var out: [UInt8] = [UInt8(ascii: "{")]
+    out.reserveCapacity(64)
+    func append(_ name: String, _ value: String) {
+        if out.count > 1 { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: name.utf8)
+        out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
-    return "{" + body.joined(separator: ",") + "}"
+    for (name, value) in zip(names, values) { append(name, value) }
+    if let extra { append(extra.0, extra.1) }
+    out.append(UInt8(ascii: "}"))
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// A sample value as Prometheus prints it.
