@@ -174,14 +174,14 @@ enum DeliveryBenchmark {
 
     static func route(for provider: Provider) throws -> DeliveryEngine.Route {
         let gateway: any PushGateway = switch provider {
-        case .fcm: FCMGateway(configuration: .init(projectId: "bench"), accessToken: { "bench-access-token" })
-        case .apns: APNsGateway(configuration: .init(topic: "org.example.app"), providerToken: { "bench.jwt.token" })
+        case .fcm: CredentialedGateway<FCMGateway>(configuration: .init(projectId: "bench"), credential: { "bench-access-token" })
+        case .apns: CredentialedGateway<APNsGateway>(configuration: .init(topic: "org.example.app"), credential: { "bench.jwt.token" })
         case .webpush:
             WebPushGateway(encryptor: CachingWebPushEncryptor(),
                            authorizer: CachingVAPIDAuthorizer(key: try VAPID.Key.generate(), subject: "mailto:bench@example.org"),
                            isRoutable: { _ in true })
-        case .huawei: HuaweiGateway(configuration: .init(appId: "bench"), accessToken: { "bench-access-token" })
-        case .harmony: HarmonyGateway(configuration: .init(projectId: "bench"), serviceToken: { "bench.jwt.token" })
+        case .huawei: CredentialedGateway<HuaweiGateway>(configuration: .init(appId: "bench"), credential: { "bench-access-token" })
+        case .harmony: CredentialedGateway<HarmonyGateway>(configuration: .init(projectId: "bench"), credential: { "bench.jwt.token" })
         }
         return .init(gateway: gateway, credentials: nil)
     }

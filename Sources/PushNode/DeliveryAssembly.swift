@@ -88,9 +88,9 @@ package struct DeliveryAssembly: Sendable {
             throw Failure(description: "\(prefix)fcm.credentialsPath: \(app.fcm.credentialsPath): \(error)")
         }
         let tokens = FCMAccessTokens.make(assertion: assertion, endpoint: HTTPOAuthTokenEndpoint(client: transport.providers))
-        let gateway = FCMGateway(configuration: .init(projectId: account.projectId, baseURL: app.fcm.baseURL,
-                                                      defaultAlert: alert),
-                                 accessToken: { tokens.current() })
+        let gateway = CredentialedGateway<FCMGateway>(
+            configuration: .init(projectId: account.projectId, baseURL: app.fcm.baseURL, defaultAlert: alert),
+            credential: { tokens.current() })
         return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
     }
 
@@ -114,8 +114,9 @@ package struct DeliveryAssembly: Sendable {
                                              shared: shared)
             cache[key] = tokens
         }
-        let gateway = APNsGateway(configuration: .init(topic: app.apns.topic, host: apnsHost(app.apns), defaultAlert: alert),
-                                  providerToken: { tokens.current() })
+        let gateway = CredentialedGateway<APNsGateway>(
+            configuration: .init(topic: app.apns.topic, host: apnsHost(app.apns), defaultAlert: alert),
+            credential: { tokens.current() })
         return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
     }
 
@@ -131,9 +132,9 @@ package struct DeliveryAssembly: Sendable {
         let tokens = HuaweiAccessTokens.make(clientID: app.huawei.appId, clientSecret: app.huawei.clientSecret,
                                              tokenURL: app.huawei.tokenURL,
                                              endpoint: HTTPOAuthTokenEndpoint(client: transport.providers))
-        let gateway = HuaweiGateway(configuration: .init(appId: app.huawei.appId, baseURL: app.huawei.baseURL,
-                                                         validateOnly: probe),
-                                    accessToken: { tokens.current() })
+        let gateway = CredentialedGateway<HuaweiGateway>(
+            configuration: .init(appId: app.huawei.appId, baseURL: app.huawei.baseURL, validateOnly: probe),
+            credential: { tokens.current() })
         return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
     }
 
@@ -146,9 +147,10 @@ package struct DeliveryAssembly: Sendable {
                           + "not a Huawei service account with an RSA private_key (\(error))")
         }
         let tokens = HarmonyServiceTokens.make(signer: signer)
-        let gateway = HarmonyGateway(configuration: .init(projectId: app.harmony.projectId, baseURL: app.harmony.baseURL,
-                                                          defaultAlert: alert, testMessage: probe),
-                                     serviceToken: { tokens.current() })
+        let gateway = CredentialedGateway<HarmonyGateway>(
+            configuration: .init(projectId: app.harmony.projectId, baseURL: app.harmony.baseURL,
+                                 defaultAlert: alert, testMessage: probe),
+            credential: { tokens.current() })
         return DeliveryEngine.Route(gateway: gateway, credentials: tokens)
     }
 

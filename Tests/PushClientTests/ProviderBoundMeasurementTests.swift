@@ -35,8 +35,8 @@ import Testing
     static func apnsFits(_ size: Int) -> Bool {
         let job = job(sealedBytes: size, platform: .apns, token: String(repeating: "ab", count: 32))
         do {
-            _ = try APNsGateway.buildRequest(job: job, providerToken: "jwt", topic: "org.example.app",
-                                             host: .byEnvironment, defaultAlert: DefaultAlert(), now: now)
+            _ = try APNsGateway.buildRequest(job: job, credential: "jwt", configuration: .init(topic: "org.example.app",
+                                             host: .byEnvironment, defaultAlert: DefaultAlert()), now: now)
             return true
         } catch {
             return false

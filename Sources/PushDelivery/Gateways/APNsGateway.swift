@@ -4,10 +4,11 @@ import PushSupport
 
 /// Apple Push Notification service over HTTP/2 with token (JWT) auth, for the `apns` and
 /// `apns_voip` platforms: request building and answer classification (`APNsGateway+Classify`),
-/// no I/O.
+/// no I/O. The gateway is `CredentialedGateway<APNsGateway>`, its credential the provider JWT
+/// (ES256, reused ~50 min).
 ///
 /// - SeeAlso: Spec/providers.md "APNs", PROTOCOL §5.
-package struct APNsGateway: CredentialedGateway {
+package enum APNsGateway: CredentialedProvider {
     /// Where requests go.
     package enum Host: Sendable, Equatable {
         /// Per registration: `development` → sandbox, anything else → production.
@@ -41,30 +42,12 @@ package struct APNsGateway: CredentialedGateway {
     package static let payloadLimit = 4096
     package static let voipPayloadLimit = 5120
 
-    package var configuration: Configuration
-    /// The current provider JWT (ES256, reused ~50 min); nil while none is available.
-    package var credential: @Sendable () -> String?
-
-    package init(configuration: Configuration, providerToken: @escaping @Sendable () -> String?) {
-        self.configuration = configuration
-        self.credential = providerToken
-    }
-
-    package var provider: Provider { .apns }
-
-    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
-        try Self.buildRequest(job: job, providerToken: credential, topic: configuration.topic,
-                                     host: configuration.host, defaultAlert: configuration.defaultAlert, now: now)
-    }
-
-    package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {
-        Self.classify(answer, now: now)
-    }
+    package static let provider = Provider.apns
 
     /// `POST https://<host>/3/device/<hex token>` with the headers and JSON of PROTOCOL §5:
     /// `aps` beside the data keys at the top level; VoIP carries the data keys only.
-    package static func buildRequest(job: DeliveryJob, providerToken: String, topic: String, host: Host,
-                                    defaultAlert: DefaultAlert, now: Date) throws(GatewayError) -> OutboundRequest {
+    package static func buildRequest(job: DeliveryJob, credential: String, configuration: Configuration,
+                                    now: Date) throws(GatewayError) -> OutboundRequest {
         let voip = job.registration.platform == .apnsVoip
         guard job.registration.platform == .apns || voip else { throw .unsupportedKind }
         guard !voip || job.kind == .call else { throw .unsupportedKind }
@@ -79,7 +62,7 @@ package struct APNsGateway: CredentialedGateway {
             guard !voip, let payload = MatrixAPNsPayload.payload(for: matrix) else { throw .unsupportedKind }
             (body, pushType, priority) = (payload.bytes, "alert", matrix.prio == .low ? 5 : 10)
         } else {
-            let style = APNsPushStyle(job: job, defaultAlert: defaultAlert, voip: voip)
+            let style = APNsPushStyle(job: job, defaultAlert: configuration.defaultAlert, voip: voip)
             var members: [(String, JSONValue)] = []
             if let aps = style.aps { members.append(("aps", aps)) }
             members += DataKeys.pairs(for: job).map { ($0.0, JSONValue.string($0.1)) }
@@ -89,8 +72,8 @@ package struct APNsGateway: CredentialedGateway {
         guard body.count <= limit else { throw .payloadTooLarge(size: body.count, limit: limit) }
 
         var headers: [(String, String)] = [
-            ("authorization", "bearer \(providerToken)"),
-            ("apns-topic", voip ? topic + ".voip" : topic),
+            ("authorization", "bearer \(credential)"),
+            ("apns-topic", voip ? configuration.topic + ".voip" : configuration.topic),
             ("apns-push-type", pushType),
             ("apns-priority", String(priority)),
             ("apns-expiration", String(expiration(for: job))),
@@ -98,7 +81,7 @@ package struct APNsGateway: CredentialedGateway {
         if let collapse = APNsPushStyle.collapseId(for: job) { headers.append(("apns-collapse-id", collapse)) }
         headers.append(("apns-id", APNsRequestID.uuid(forOutboxId: job.outboxId)))
         return OutboundRequest(
-            url: "\(baseURL(for: host, environment: job.registration.environment))/3/device/\(deviceToken)",
+            url: "\(baseURL(for: configuration.host, environment: job.registration.environment))/3/device/\(deviceToken)",
             headers: headers,
             body: body
         )

@@ -2,10 +2,11 @@ import Foundation
 import PushProtocol
 
 /// Firebase Cloud Messaging HTTP v1 for the `android` and `ios` platforms: request building
-/// (`FCMGateway+Message`) and answer classification (`FCMGateway+Classify`), no I/O.
+/// (`FCMGateway+Message`) and answer classification (`FCMGateway+Classify`), no I/O. The gateway
+/// is `CredentialedGateway<FCMGateway>`, its credential the cached OAuth access token.
 ///
 /// - SeeAlso: Spec/providers.md "FCM HTTP v1", PROTOCOL §5.
-package struct FCMGateway: CredentialedGateway {
+package enum FCMGateway: CredentialedProvider {
     package struct Configuration: Sendable, Equatable {
         /// The Firebase project id (from the service-account file).
         package var projectId: String
@@ -24,29 +25,11 @@ package struct FCMGateway: CredentialedGateway {
     /// FCM's limit on `message.data`, keys plus values.
     package static let dataLimit = 4096
 
-    package var configuration: Configuration
-    /// The current cached OAuth access token; nil while none is available.
-    package var credential: @Sendable () -> String?
-
-    package init(configuration: Configuration, accessToken: @escaping @Sendable () -> String?) {
-        self.configuration = configuration
-        self.credential = accessToken
-    }
-
-    package var provider: Provider { .fcm }
-
-    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
-        try Self.buildRequest(job: job, accessToken: credential, projectId: configuration.projectId,
-                                     baseURL: configuration.baseURL, defaultAlert: configuration.defaultAlert, now: now)
-    }
-
-    package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {
-        Self.classify(answer, now: now)
-    }
+    package static let provider = Provider.fcm
 
     /// `POST {baseURL}/v1/projects/{projectId}/messages:send` with the message of PROTOCOL §5.
-    package static func buildRequest(job: DeliveryJob, accessToken: String, projectId: String, baseURL: String,
-                                    defaultAlert: DefaultAlert, now: Date) throws(GatewayError) -> OutboundRequest {
+    package static func buildRequest(job: DeliveryJob, credential: String, configuration: Configuration,
+                                    now: Date) throws(GatewayError) -> OutboundRequest {
         let platform = job.registration.platform
         guard platform == .android || platform == .ios else { throw .unsupportedKind }
         guard !job.registration.token.isEmpty else { throw .invalidToken }
@@ -61,14 +44,14 @@ package struct FCMGateway: CredentialedGateway {
             guard platform == .android else { throw .unsupportedKind }
             body = matrixMessage(token: job.registration.token, data: data, priority: matrix.prio, ttl: ttl).bytes
         } else {
-            body = message(for: job, data: data, ttl: ttl, defaultAlert: defaultAlert).bytes
+            body = message(for: job, data: data, ttl: ttl, defaultAlert: configuration.defaultAlert).bytes
         }
-        var base = baseURL
+        var base = configuration.baseURL
         while base.hasSuffix("/") { base.removeLast() }
         return OutboundRequest(
-            url: "\(base)/v1/projects/\(projectId)/messages:send",
+            url: "\(base)/v1/projects/\(configuration.projectId)/messages:send",
             headers: [
-                ("authorization", "Bearer \(accessToken)"),
+                ("authorization", "Bearer \(credential)"),
                 ("content-type", "application/json; charset=utf-8"),
             ],
             body: body

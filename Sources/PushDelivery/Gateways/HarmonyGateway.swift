@@ -14,8 +14,10 @@ import PushProtocol
 /// | silent, clear | 6 (background) | `extraData`: the data keys as a JSON string |
 /// | call | 10 (in-app call, VoIP) | `extraData`: the data keys as a JSON string |
 ///
+/// The gateway is `CredentialedGateway<HarmonyGateway>`, its credential the service account's PS256 JWT.
+///
 /// - SeeAlso: Spec/providers.md "Huawei Push Kit", PROTOCOL §5.
-package struct HarmonyGateway: CredentialedGateway {
+package enum HarmonyGateway: PushKitProvider {
     package struct Configuration: Sendable, Equatable {
         /// `harmony.projectId`: the AppGallery Connect project of the app.
         package var projectId: String
@@ -50,34 +52,13 @@ package struct HarmonyGateway: CredentialedGateway {
         }
     }
 
-    package var configuration: Configuration
-    /// The current service-account JWT; nil while none is available.
-    package var credential: @Sendable () -> String?
+    package static let provider = Provider.harmony
 
-    package init(configuration: Configuration, serviceToken: @escaping @Sendable () -> String?) {
-        self.configuration = configuration
-        self.credential = serviceToken
-    }
+    package static func appId(of configuration: Configuration) -> String { configuration.projectId }
 
-    package var provider: Provider { .harmony }
-
-    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
-        try Self.buildRequest(job: job, serviceToken: credential, configuration: configuration, now: now)
-    }
-
-    package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {
-        PushKit.classify(answer, now: now)
-    }
-
-    /// Flow control limits the whole app: every delivery of this project waits together.
-    package func backoffScope(for job: DeliveryJob) -> String? { "harmony/\(configuration.projectId)" }
-
-    package static func buildRequest(job: DeliveryJob, serviceToken: String, configuration: Configuration,
+    package static func buildRequest(job: DeliveryJob, credential: String, configuration: Configuration,
                                     now: Date) throws(GatewayError) -> OutboundRequest {
-        guard job.registration.platform == .harmony else { throw .unsupportedKind }
-        let token = job.registration.token
-        guard !token.isEmpty else { throw .invalidToken }
-        let ttl = try PushKit.ttl(of: job, now: now)
+        let (token, ttl) = try PushKit.target(of: job, platform: .harmony, now: now)
         let type = PushType(job.kind)
         var options: [(String, JSONValue)] = []
         if configuration.testMessage { options.append(("testMessage", .bool(true))) }
@@ -89,15 +70,9 @@ package struct HarmonyGateway: CredentialedGateway {
             ("target", .object([("token", .array([.string(token)]))])),
             ("pushOptions", .object(options)),
         ]).bytes
-        try PushKit.checkSize(body, token: token)
-        return OutboundRequest(
-            url: PushKit.sendURL(baseURL: configuration.baseURL, version: "v3", id: configuration.projectId),
-            headers: [
-                ("authorization", "Bearer \(serviceToken)"),
-                ("content-type", "application/json"),
-                ("push-type", String(type.rawValue)),
-            ],
-            body: body)
+        return try PushKit.sendRequest(body: body, token: token, baseURL: configuration.baseURL, version: "v3",
+                                       id: configuration.projectId, credential: credential,
+                                       contentType: "application/json", pushType: type.rawValue)
     }
 
     private static func payload(for job: DeliveryJob, type: PushType, alert: DefaultAlert) -> JSONValue {

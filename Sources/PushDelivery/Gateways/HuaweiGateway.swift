@@ -10,8 +10,10 @@ import PushProtocol
 /// clear, NORMAL for silent; a call also `category: VOIP`, Huawei's class of its most urgent data
 /// messages; `collapse_key` a group slot for messages; `ttl` the seconds left.
 ///
+/// The gateway is `CredentialedGateway<HuaweiGateway>`, its credential the cached OAuth access token.
+///
 /// - SeeAlso: Spec/providers.md "Huawei Push Kit", PROTOCOL §5.
-package struct HuaweiGateway: CredentialedGateway {
+package enum HuaweiGateway: PushKitProvider {
     package struct Configuration: Sendable, Equatable {
         /// `huawei.appId`: the app's id in AppGallery Connect (also the OAuth client id).
         package var appId: String
@@ -27,34 +29,13 @@ package struct HuaweiGateway: CredentialedGateway {
         }
     }
 
-    package var configuration: Configuration
-    /// The current cached OAuth access token; nil while none is available.
-    package var credential: @Sendable () -> String?
+    package static let provider = Provider.huawei
 
-    package init(configuration: Configuration, accessToken: @escaping @Sendable () -> String?) {
-        self.configuration = configuration
-        self.credential = accessToken
-    }
+    package static func appId(of configuration: Configuration) -> String { configuration.appId }
 
-    package var provider: Provider { .huawei }
-
-    package func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest {
-        try Self.buildRequest(job: job, accessToken: credential, configuration: configuration, now: now)
-    }
-
-    package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome {
-        PushKit.classify(answer, now: now)
-    }
-
-    /// Flow control limits the whole app: every delivery of this app waits together.
-    package func backoffScope(for job: DeliveryJob) -> String? { "huawei/\(configuration.appId)" }
-
-    package static func buildRequest(job: DeliveryJob, accessToken: String, configuration: Configuration,
+    package static func buildRequest(job: DeliveryJob, credential: String, configuration: Configuration,
                                     now: Date) throws(GatewayError) -> OutboundRequest {
-        guard job.registration.platform == .huawei else { throw .unsupportedKind }
-        let token = job.registration.token
-        guard !token.isEmpty else { throw .invalidToken }
-        let ttl = try PushKit.ttl(of: job, now: now)
+        let (token, ttl) = try PushKit.target(of: job, platform: .huawei, now: now)
         var android: [(String, JSONValue)] = []
         if let group = PushKit.collapseGroup(of: job) { android.append(("collapse_key", .int(group))) }
         android.append(("urgency", .string(job.kind.isUrgent ? "HIGH" : "NORMAL")))
@@ -68,13 +49,8 @@ package struct HuaweiGateway: CredentialedGateway {
                 ("token", .array([.string(token)])),
             ])),
         ]).bytes
-        try PushKit.checkSize(body, token: token)
-        return OutboundRequest(
-            url: PushKit.sendURL(baseURL: configuration.baseURL, version: "v1", id: configuration.appId),
-            headers: [
-                ("authorization", "Bearer \(accessToken)"),
-                ("content-type", "application/json; charset=utf-8"),
-            ],
-            body: body)
+        return try PushKit.sendRequest(body: body, token: token, baseURL: configuration.baseURL, version: "v1",
+                                       id: configuration.appId, credential: credential,
+                                       contentType: "application/json; charset=utf-8")
     }
 }

@@ -30,20 +30,51 @@ extension PushGateway {
     package func registrantOrigin(for job: DeliveryJob) -> String? { nil }
 }
 
-/// A gateway whose every request carries one credential the engine keeps fresh — an OAuth access
-/// token (FCM, Huawei v1) or a JWT the node signs (APNs, HarmonyOS v3): without one no request is
-/// built (`credentialsUnavailable`), and the delivery waits for the lane's renewal.
-package protocol CredentialedGateway: PushGateway {
-    /// The current credential; nil (or empty) while none is available.
-    var credential: @Sendable () -> String? { get }
+/// A provider whose every request carries one credential the engine keeps fresh — an OAuth access
+/// token (FCM, Huawei v1) or a JWT the node signs (APNs, HarmonyOS v3) — and whose gateway is
+/// `CredentialedGateway<Self>`. What is the provider's own is here: its configuration, its request
+/// and the meaning of its answers; the gateway holds the credential and refuses to build a request
+/// without one.
+package protocol CredentialedProvider: Sendable {
+    associatedtype Configuration: Sendable
+
+    static var provider: Provider { get }
 
     /// The request for one try of `job` at `now`, carrying `credential`.
-    func request(for job: DeliveryJob, credential: String, now: Date) throws(GatewayError) -> OutboundRequest
+    static func buildRequest(job: DeliveryJob, credential: String, configuration: Configuration,
+                             now: Date) throws(GatewayError) -> OutboundRequest
+
+    /// `PushGateway.classify(_:now:)`.
+    static func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome
+
+    /// `PushGateway.backoffScope(for:)`; nil, the default, when the delivery alone waits.
+    static func backoffScope(for job: DeliveryJob, configuration: Configuration) -> String?
 }
 
-extension CredentialedGateway {
+extension CredentialedProvider {
+    package static func backoffScope(for job: DeliveryJob, configuration: Configuration) -> String? { nil }
+}
+
+/// The gateway of a `CredentialedProvider`: without a credential no request is built
+/// (`credentialsUnavailable`), and the delivery waits for the lane's renewal.
+package struct CredentialedGateway<Wire: CredentialedProvider>: PushGateway {
+    package var configuration: Wire.Configuration
+    /// The current credential; nil (or empty) while none is available.
+    package var credential: @Sendable () -> String?
+
+    package init(configuration: Wire.Configuration, credential: @escaping @Sendable () -> String?) {
+        self.configuration = configuration
+        self.credential = credential
+    }
+
+    package var provider: Provider { Wire.provider }
+
     package func request(for job: DeliveryJob, now: Date) throws(GatewayError) -> OutboundRequest {
         guard let credential = credential(), !credential.isEmpty else { throw .credentialsUnavailable }
-        return try request(for: job, credential: credential, now: now)
+        return try Wire.buildRequest(job: job, credential: credential, configuration: configuration, now: now)
     }
+
+    package func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome { Wire.classify(answer, now: now) }
+
+    package func backoffScope(for job: DeliveryJob) -> String? { Wire.backoffScope(for: job, configuration: configuration) }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import PushCrypto
+import PushProtocol
 
 /// What the two Huawei gateways share — HMS Core Push Kit v1 (`HuaweiGateway`) and HarmonyOS
 /// Push Kit v3 (`HarmonyGateway`): the body limit, the ttl range, the data string, the collapse
-/// group and the URL (Spec/providers.md "Huawei Push Kit").
+/// group and the request's URL and headers (Spec/providers.md "Huawei Push Kit").
 enum PushKit {
     /// The largest message body Huawei takes, not counting the token (80300008).
     static let bodyLimit = 4096
@@ -31,23 +32,44 @@ enum PushKit {
         return collapseGroup(group)
     }
 
-    /// The whole seconds left, at most `maxTTL`; throws `expired` under one second.
-    static func ttl(of job: DeliveryJob, now: Date) throws(GatewayError) -> Int {
+    /// The device token of a job for `platform` and the whole seconds left, at most `maxTTL`;
+    /// throws `unsupportedKind` for another platform, `invalidToken` for an empty token and
+    /// `expired` under one second.
+    static func target(of job: DeliveryJob, platform: Platform, now: Date) throws(GatewayError) -> (token: String, ttl: Int) {
+        guard job.registration.platform == platform else { throw .unsupportedKind }
+        let token = job.registration.token
+        guard !token.isEmpty else { throw .invalidToken }
         let ttl = job.remainingTTL(at: now)
         guard ttl >= 1 else { throw .expired }
-        return min(ttl, maxTTL)
+        return (token, min(ttl, maxTTL))
     }
 
-    /// Refuses a body over Huawei's limit (the token does not count).
-    static func checkSize(_ body: [UInt8], token: String) throws(GatewayError) {
+    /// `POST {baseURL}/{version}/{id}/messages:send` of `body` (refused over Huawei's limit, the
+    /// token not counting) with the bearer `credential`, its `contentType` and (v3) its `push-type`.
+    static func sendRequest(body: [UInt8], token: String, baseURL: String, version: String, id: String,
+                            credential: String, contentType: String, pushType: Int? = nil) throws(GatewayError) -> OutboundRequest {
         let size = body.count - token.utf8.count
         guard size <= bodyLimit else { throw .payloadTooLarge(size: size, limit: bodyLimit) }
-    }
-
-    /// `{baseURL}/{version}/{id}/messages:send`.
-    static func sendURL(baseURL: String, version: String, id: String) -> String {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
-        return "\(base)/\(version)/\(id)/messages:send"
+        let authorization = ("authorization", "Bearer \(credential)"), type = ("content-type", contentType)
+        let headers = pushType.map { [authorization, type, ("push-type", String($0))] } ?? [authorization, type]
+        return OutboundRequest(url: "\(base)/\(version)/\(id)/messages:send", headers: headers, body: body)
+    }
+}
+
+/// Huawei v1 and HarmonyOS v3 as `CredentialedProvider`s: their answers read alike
+/// (`PushKit.classify`), and flow control limits a whole app, so every delivery of the app waits
+/// together (the backoff scope `<provider>/<app id>`).
+package protocol PushKitProvider: CredentialedProvider {
+    /// The app's id in AppGallery Connect: v1's `appId`, v3's `projectId`.
+    static func appId(of configuration: Configuration) -> String
+}
+
+extension PushKitProvider {
+    package static func classify(_ answer: ProviderAnswer, now: Date) -> DeliveryOutcome { PushKit.classify(answer, now: now) }
+
+    package static func backoffScope(for job: DeliveryJob, configuration: Configuration) -> String? {
+        "\(provider.rawValue)/\(appId(of: configuration))"
     }
 }

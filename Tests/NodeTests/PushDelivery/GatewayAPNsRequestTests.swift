@@ -10,8 +10,8 @@ import Testing
     let device = Fixtures.apnsToken.lowercased()
 
     func build(_ job: DeliveryJob, host: APNsGateway.Host = .byEnvironment, at now: Date? = nil) throws -> OutboundRequest {
-        try APNsGateway.buildRequest(job: job, providerToken: "eyJhbGciOiJFUzI1NiJ9.jwt.sig", topic: "org.example.chat",
-                                     host: host, defaultAlert: alert, now: now ?? self.now)
+        try APNsGateway.buildRequest(job: job, credential: "eyJhbGciOiJFUzI1NiJ9.jwt.sig", configuration: .init(
+            topic: "org.example.chat", host: host, defaultAlert: alert), now: now ?? self.now)
     }
 
     func expectedData(_ job: DeliveryJob) -> [String: String] {
@@ -140,9 +140,9 @@ import Testing
     @Test func gatewayUsesTheCurrentProviderToken() throws {
         let configuration = APNsGateway.Configuration(topic: "org.example.chat", host: .sandbox, defaultAlert: alert)
         #expect(throws: GatewayError.credentialsUnavailable) {
-            try APNsGateway(configuration: configuration, providerToken: { nil }).request(for: Fixtures.job(.apns), now: now)
+            try CredentialedGateway<APNsGateway>(configuration: configuration, credential: { nil }).request(for: Fixtures.job(.apns), now: now)
         }
-        let gateway = APNsGateway(configuration: configuration, providerToken: { "jwt" })
+        let gateway = CredentialedGateway<APNsGateway>(configuration: configuration, credential: { "jwt" })
         #expect(gateway.provider == .apns)
         let request = try gateway.request(for: Fixtures.job(.apns), now: now)
         #expect(request.header("authorization") == "bearer jwt")

@@ -12,14 +12,14 @@ import Testing
     let wakeKeys: Set<String> = ["x-any-type", "x-any-id", "x-any-group-id"]
 
     func fcm(_ job: DeliveryJob) throws -> [String: Any] {
-        let request = try FCMGateway.buildRequest(job: job, accessToken: "ya29.token", projectId: "p", baseURL: "https://fcm.googleapis.com",
-                                                  defaultAlert: alert, now: now)
+        let request = try FCMGateway.buildRequest(job: job, credential: "ya29.token", configuration: .init(
+            projectId: "p", baseURL: "https://fcm.googleapis.com", defaultAlert: alert), now: now)
         return Fixtures.json(request.body)["message"] as? [String: Any] ?? [:]
     }
 
     func apns(_ job: DeliveryJob) throws -> OutboundRequest {
-        try APNsGateway.buildRequest(job: job, providerToken: "jwt", topic: "org.example.chat", host: .byEnvironment,
-                                     defaultAlert: alert, now: now)
+        try APNsGateway.buildRequest(job: job, credential: "jwt", configuration: .init(
+            topic: "org.example.chat", host: .byEnvironment, defaultAlert: alert), now: now)
     }
 
     func webpush(_ job: DeliveryJob, at now: Date? = nil) throws -> OutboundRequest {

@@ -9,8 +9,8 @@ import Testing
     let alert = DefaultAlert(title: "New message", body: "Open the app")
 
     func build(_ job: DeliveryJob, at now: Date? = nil, baseURL: String = "https://fcm.googleapis.com") throws -> OutboundRequest {
-        try FCMGateway.buildRequest(job: job, accessToken: "ya29.token", projectId: "pushnode-test", baseURL: baseURL,
-                                    defaultAlert: alert, now: now ?? self.now)
+        try FCMGateway.buildRequest(job: job, credential: "ya29.token", configuration: .init(
+            projectId: "pushnode-test", baseURL: baseURL, defaultAlert: alert), now: now ?? self.now)
     }
 
     func message(_ request: OutboundRequest) -> [String: Any] {
@@ -144,9 +144,9 @@ import Testing
 
     @Test func gatewayUsesTheCurrentAccessToken() throws {
         let configuration = FCMGateway.Configuration(projectId: "p", defaultAlert: alert)
-        let without = FCMGateway(configuration: configuration, accessToken: { nil })
+        let without = CredentialedGateway<FCMGateway>(configuration: configuration, credential: { nil })
         #expect(throws: GatewayError.credentialsUnavailable) { try without.request(for: Fixtures.job(.android), now: now) }
-        let with = FCMGateway(configuration: configuration, accessToken: { "tok" })
+        let with = CredentialedGateway<FCMGateway>(configuration: configuration, credential: { "tok" })
         #expect(with.provider == .fcm)
         let request = try with.request(for: Fixtures.job(.android), now: now)
         #expect(request.header("authorization") == "Bearer tok")

@@ -16,11 +16,11 @@ import Testing
     func build(_ platform: Platform, _ job: DeliveryJob, at now: Date? = nil) throws -> OutboundRequest {
         switch platform {
         case .huawei:
-            return try HuaweiGateway.buildRequest(job: job, accessToken: "huawei-access-token",
+            return try HuaweiGateway.buildRequest(job: job, credential: "huawei-access-token",
                                                   configuration: .init(appId: "10086"), now: now ?? self.now)
         default:
             return try HarmonyGateway.buildRequest(
-                job: job, serviceToken: "harmony.service.jwt",
+                job: job, credential: "harmony.service.jwt",
                 configuration: .init(projectId: "388421841222199046",
                                      defaultAlert: DefaultAlert(title: "New message", body: "Open the app")),
                 now: now ?? self.now)
@@ -62,9 +62,9 @@ import Testing
 
     @Test func probesAreValidateOnlyOrTestMessages() throws {
         let job = Fixtures.job(.huawei, .message)
-        let v1 = try HuaweiGateway.buildRequest(job: job, accessToken: "t", configuration: .init(appId: "1", validateOnly: true), now: now)
+        let v1 = try HuaweiGateway.buildRequest(job: job, credential: "t", configuration: .init(appId: "1", validateOnly: true), now: now)
         #expect(Fixtures.json(v1.body)["validate_only"] as? Bool == true)
-        let v3 = try HarmonyGateway.buildRequest(job: Fixtures.job(.harmony, .message), serviceToken: "t",
+        let v3 = try HarmonyGateway.buildRequest(job: Fixtures.job(.harmony, .message), credential: "t",
                                                  configuration: .init(projectId: "p", testMessage: true), now: now)
         #expect((Fixtures.json(v3.body)["pushOptions"] as? [String: Any])?["testMessage"] as? Bool == true)
     }
@@ -74,7 +74,7 @@ import Testing
         #expect(throws: GatewayError.unsupportedKind) { try build(.harmony, Fixtures.job(.android)) }
         #expect(throws: GatewayError.unsupportedKind) { try build(.huawei, Fixtures.job(.harmony)) }
         // An empty alert body falls back to the title: Huawei requires a body.
-        let bare = try HarmonyGateway.buildRequest(job: Fixtures.job(.harmony, .message), serviceToken: "t",
+        let bare = try HarmonyGateway.buildRequest(job: Fixtures.job(.harmony, .message), credential: "t",
                                                    configuration: .init(projectId: "p"), now: now)
         let notification = ((Fixtures.json(bare.body)["payload"] as! [String: Any])["notification"] as! [String: Any])
         #expect(notification["body"] as? String == "New message")
@@ -82,7 +82,7 @@ import Testing
         var big = Fixtures.job(.harmony, .call)
         big.message?.payload = String(repeating: "A", count: 4000)
         #expect(throws: GatewayError.self) { try build(.harmony, big) }
-        let gateway = HuaweiGateway(configuration: .init(appId: "1"), accessToken: { nil })
+        let gateway = CredentialedGateway<HuaweiGateway>(configuration: .init(appId: "1"), credential: { nil })
         #expect(throws: GatewayError.credentialsUnavailable) { try gateway.request(for: Fixtures.job(.huawei), now: now) }
         #expect(gateway.backoffScope(for: Fixtures.job(.huawei)) == "huawei/1")
     }

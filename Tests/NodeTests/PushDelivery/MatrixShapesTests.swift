@@ -86,8 +86,8 @@ import Testing
     @Test func theGatewaysSendMatrixShapes() throws {
         var job = Fixtures.job(.android)
         job.matrix = Self.full()
-        let fcm = try FCMGateway.buildRequest(job: job, accessToken: "t", projectId: "p", baseURL: "https://f",
-                                              defaultAlert: .standard, now: Fixtures.now)
+        let fcm = try FCMGateway.buildRequest(job: job, credential: "t", configuration: .init(
+            projectId: "p", baseURL: "https://f", defaultAlert: .standard), now: Fixtures.now)
         let message = Fixtures.json(fcm.body)["message"] as? [String: Any]
         #expect((message?["android"] as? [String: Any])?["priority"] as? String == "HIGH")
         #expect((message?["data"] as? [String: String])?["event_id"] == "$e")
@@ -95,14 +95,14 @@ import Testing
 
         var apnsJob = Fixtures.job(.apns)
         apnsJob.matrix = Self.full()
-        let apns = try APNsGateway.buildRequest(job: apnsJob, providerToken: "jwt", topic: "org.example", host: .byEnvironment,
-                                                defaultAlert: .standard, now: Fixtures.now)
+        let apns = try APNsGateway.buildRequest(job: apnsJob, credential: "jwt", configuration: .init(
+            topic: "org.example", host: .byEnvironment, defaultAlert: .standard), now: Fixtures.now)
         #expect(apns.header("apns-push-type") == "alert" && apns.header("apns-priority") == "10")
         #expect(apns.body == MatrixAPNsPayload.payload(for: Self.full())?.bytes)
         apnsJob.matrix = MatrixPush(appId: "app")
         #expect(throws: GatewayError.unsupportedKind) {
-            try APNsGateway.buildRequest(job: apnsJob, providerToken: "jwt", topic: "o", host: .byEnvironment,
-                                         defaultAlert: .standard, now: Fixtures.now)
+            try APNsGateway.buildRequest(job: apnsJob, credential: "jwt", configuration: .init(
+                topic: "o", host: .byEnvironment, defaultAlert: .standard), now: Fixtures.now)
         }
     }
 

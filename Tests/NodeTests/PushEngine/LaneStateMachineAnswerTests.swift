@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func onlyAGatewayWithABackoffScopeHoldsOthers() {
-        let fcm = FCMGateway(configuration: .init(projectId: "p"), accessToken: { nil })
+        let fcm = CredentialedGateway<FCMGateway>(configuration: .init(projectId: "p"), credential: { nil })
         #expect(fcm.backoffScope(for: Fixtures.job(.android)) == nil)
         let webPush = WebPushGateway(encryptor: EchoEncryptor(), authorizer: EchoAuthorizer(), isRoutable: { _ in true })
         #expect(webPush.backoffScope(for: Fixtures.job(.webpush)) == "https://push.example.net:8443")

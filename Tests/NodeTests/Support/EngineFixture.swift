@@ -28,11 +28,11 @@ final class EngineFixture {
             policy: RetryPolicy(attempts: attempts, initialBackoff: 0.001, maxBackoff: 0.002),
             maxInFlight: maxInFlight, pollInterval: 0.01)
         configuration.claimRenewInterval = claimRenewInterval
-        let fcm = FCMGateway(configuration: .init(projectId: "p", baseURL: "https://fcm.test"),
-                             accessToken: { [credentials] in credentials.current() })
+        let fcm = CredentialedGateway<FCMGateway>(configuration: .init(projectId: "p", baseURL: "https://fcm.test"),
+                                                  credential: { [credentials] in credentials.current() })
         let apnsTokens = FakeCredentials()
-        let apns = APNsGateway(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
-                               providerToken: { apnsTokens.current() })
+        let apns = CredentialedGateway<APNsGateway>(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
+                                                    credential: { apnsTokens.current() })
         engine = DeliveryEngine(
             store: outbox(storeFixture.store),
             routes: [.init(gateway: fcm, credentials: credentials), .init(gateway: apns, credentials: apnsTokens)],

@@ -20,17 +20,17 @@ final class LaneUnderTest {
         let gateway: any PushGateway
         switch provider {
         case .fcm:
-            gateway = FCMGateway(configuration: .init(projectId: "p", baseURL: "https://fcm.test"), accessToken: { "token" })
+            gateway = CredentialedGateway<FCMGateway>(configuration: .init(projectId: "p", baseURL: "https://fcm.test"), credential: { "token" })
         case .apns:
-            gateway = APNsGateway(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
-                                  providerToken: { "jwt" })
+            gateway = CredentialedGateway<APNsGateway>(configuration: .init(topic: "org.example.app", host: .custom("https://apns.test")),
+                                                       credential: { "jwt" })
         case .webpush:
             gateway = WebPushGateway(encryptor: EchoEncryptor(), authorizer: EchoAuthorizer(), isRoutable: { _ in true })
         case .huawei:
-            gateway = HuaweiGateway(configuration: .init(appId: "a", baseURL: "https://huawei.test"), accessToken: { "token" })
+            gateway = CredentialedGateway<HuaweiGateway>(configuration: .init(appId: "a", baseURL: "https://huawei.test"), credential: { "token" })
         case .harmony:
-            gateway = HarmonyGateway(configuration: .init(projectId: "p", baseURL: "https://harmony.test"),
-                                     serviceToken: { "jwt" })
+            gateway = CredentialedGateway<HarmonyGateway>(configuration: .init(projectId: "p", baseURL: "https://harmony.test"),
+                                                          credential: { "jwt" })
         }
         machine = LaneStateMachine(
             provider: provider, gateway: gateway, hasCredentials: credentials,
