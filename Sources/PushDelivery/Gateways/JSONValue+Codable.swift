@@ -1,3 +1,5 @@
+import PushSupport
+
 /// A `JSONValue` read from and written to a document, so a value the node carries but does not
 /// define (a Matrix event's `content`, a pusher's `default_payload`) can sit inside a `Codable`
 /// type. Object members are sorted by key on the way in: the order a decoder hands them over is
@@ -28,25 +30,22 @@ extension JSONValue: Codable, Equatable {
         case .null:
             var container = encoder.singleValueContainer()
             try container.encodeNil()
-        case .string(let text):
-            var container = encoder.singleValueContainer()
-            try container.encode(text)
-        case .int(let number):
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
-        case .double(let number):
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
-        case .bool(let flag):
-            var container = encoder.singleValueContainer()
-            try container.encode(flag)
+        case .string(let text): try Self.encode(single: text, to: encoder)
+        case .int(let number): try Self.encode(single: number, to: encoder)
+        case .double(let number): try Self.encode(single: number, to: encoder)
+        case .bool(let flag): try Self.encode(single: flag, to: encoder)
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements { try container.encode(element) }
         case .object(let members):
-            var container = encoder.container(keyedBy: MemberKey.self)
-            for (key, value) in members { try container.encode(value, forKey: MemberKey(key)) }
+            var container = encoder.container(keyedBy: NameKey.self)
+            for (key, value) in members { try container.encode(value, forKey: NameKey(key)) }
         }
+    }
+
+    private static func encode(single value: some Encodable, to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 
     package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -73,13 +72,5 @@ extension JSONValue: Codable, Equatable {
     package var text: String? {
         if case .string(let text) = self { return text }
         return nil
-    }
-
-    private struct MemberKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ key: String) { stringValue = key }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -72,18 +72,10 @@ package struct NodeStatus: Sendable, Equatable, Encodable {
         /// on the page and counted in `pushnode_deliveries_total`, not part of this shape.
         static let encoded: [TryOutcome] = [.delivered, .retried, .dead, .rejected, .expired]
 
-        private struct Key: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(_ name: String) { stringValue = name }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         package func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(start, forKey: Key("start"))
-            for outcome in Self.encoded { try container.encode(self[outcome], forKey: Key(outcome.rawValue)) }
+            var container = encoder.container(keyedBy: NameKey.self)
+            try container.encode(start, forKey: NameKey("start"))
+            for outcome in Self.encoded { try container.encode(self[outcome], forKey: NameKey(outcome.rawValue)) }
         }
     }
 

@@ -93,19 +93,9 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: Bool, forKey key: Key) throws { try add(key, Array((value ? "true" : "false").utf8)) }
     mutating func encode(_ value: Int, forKey key: Key) throws { try add(key, Array(String(value).utf8)) }
     mutating func encodeNil(forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Double, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Float, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { throw decline() }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { throw decline() }
+    // Every other number type, declined: one generic witness each for Codable's per-type requirements.
+    mutating func encode<T: FixedWidthInteger & Encodable>(_ value: T, forKey key: Key) throws { throw decline() }
+    mutating func encode<T: BinaryFloatingPoint & Encodable>(_ value: T, forKey key: Key) throws { throw decline() }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         switch value {

@@ -32,8 +32,8 @@ struct JSONTapeReader {
     private mutating func value(depth: Int) -> Bool {
         guard depth <= JSONTape.maxDepth, let byte = current else { return false }
         switch byte {
-        case UInt8(ascii: "{"): return object(depth: depth)
-        case UInt8(ascii: "["): return array(depth: depth)
+        case UInt8(ascii: "{"): return container(.object, depth: depth)
+        case UInt8(ascii: "["): return container(.array, depth: depth)
         case UInt8(ascii: "\""): return string(isKey: false)
         case UInt8(ascii: "t"): return literal("true", .true)
         case UInt8(ascii: "f"): return literal("false", .false)
@@ -71,39 +71,39 @@ struct JSONTapeReader {
         return true
     }
 
-    private mutating func object(depth: Int) -> Bool {
-        let index = open(.object)
+    /// An object or an array: after the opening bracket, members (a key, `:`, a value) or elements
+    /// (a value) separated by commas up to the closing bracket. An object has at most `maxMembers`
+    /// members, and no key twice.
+    private mutating func container(_ kind: JSONTape.Kind, depth: Int) -> Bool {
+        let isObject = kind == .object
+        let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        let index = open(kind)
         skipWhitespace()
         var count = 0
-        if closes(UInt8(ascii: "}"), index, count: 0) { return true }
+        if closes(closing, index, count: 0) { return true }
         while true {
-            guard count < JSONTape.maxMembers, current == UInt8(ascii: "\"") else { return false }
-            let key = nodes.count
-            guard string(isKey: true), !isRepeated(key: key, in: index, before: count) else { return false }
+            if isObject {
+                guard count < JSONTape.maxMembers, memberKey(in: index, before: count) else { return false }
+            }
+            guard value(depth: depth + 1) else { return false }
             count += 1
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { return false }
-            position += 1
-            skipWhitespace()
-            guard value(depth: depth + 1) else { return false }
-            skipWhitespace()
-            if closes(UInt8(ascii: "}"), index, count: count) { return true }
+            if closes(closing, index, count: count) { return true }
             guard comma() else { return false }
         }
     }
 
-    private mutating func array(depth: Int) -> Bool {
-        let index = open(.array)
+    /// A member's key and colon, up to its value: a key that repeats none of the `count` keys
+    /// before it in object node `object`.
+    private mutating func memberKey(in object: Int, before count: Int) -> Bool {
+        guard current == UInt8(ascii: "\"") else { return false }
+        let key = nodes.count
+        guard string(isKey: true), !isRepeated(key: key, in: object, before: count) else { return false }
         skipWhitespace()
-        var count = 0
-        if closes(UInt8(ascii: "]"), index, count: 0) { return true }
-        while true {
-            guard value(depth: depth + 1) else { return false }
-            count += 1
-            skipWhitespace()
-            if closes(UInt8(ascii: "]"), index, count: count) { return true }
-            guard comma() else { return false }
-        }
+        guard current == UInt8(ascii: ":") else { return false }
+        position += 1
+        skipWhitespace()
+        return true
     }
 
     /// Whether key node `key` repeats one of the `count` keys before it in object node `object`.

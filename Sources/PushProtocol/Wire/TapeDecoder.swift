@@ -123,19 +123,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try tape.decodeBool(value(key)) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try tape.decodeString(value(key)) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try tape.decodeInt(value(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { throw tape.decline() }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw tape.decline() }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { throw tape.decline() }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { throw tape.decline() }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { throw tape.decline() }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { throw tape.decline() }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { throw tape.decline() }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { throw tape.decline() }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { throw tape.decline() }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { throw tape.decline() }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { throw tape.decline() }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { throw tape.decline() }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { throw tape.decline() }
+    // Every other number type, declined: one generic witness each for Codable's per-type requirements.
+    func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T { throw tape.decline() }
+    func decode<T: BinaryFloatingPoint & Decodable>(_ type: T.Type, forKey key: Key) throws -> T { throw tape.decline() }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try tape.decode(T.self, at: value(key)) }
 
     // What the protocol's default `decodeIfPresent` does (absent or null → nil, else `decode`),
@@ -204,19 +194,9 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: Bool.Type) throws -> Bool { try tape.decodeBool(next()) }
     mutating func decode(_ type: String.Type) throws -> String { try tape.decodeString(next()) }
     mutating func decode(_ type: Int.Type) throws -> Int { try tape.decodeInt(next()) }
-    mutating func decode(_ type: Double.Type) throws -> Double { throw tape.decline() }
-    mutating func decode(_ type: Float.Type) throws -> Float { throw tape.decline() }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { throw tape.decline() }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { throw tape.decline() }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { throw tape.decline() }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { throw tape.decline() }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { throw tape.decline() }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { throw tape.decline() }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { throw tape.decline() }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { throw tape.decline() }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { throw tape.decline() }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { throw tape.decline() }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { throw tape.decline() }
+    // Every other number type, declined: one generic witness each for Codable's per-type requirements.
+    mutating func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T { throw tape.decline() }
+    mutating func decode<T: BinaryFloatingPoint & Decodable>(_ type: T.Type) throws -> T { throw tape.decline() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // Moved past only on success, like Foundation's.
@@ -250,18 +230,8 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: Bool.Type) throws -> Bool { try tape.decodeBool(node) }
     func decode(_ type: String.Type) throws -> String { try tape.decodeString(node) }
     func decode(_ type: Int.Type) throws -> Int { try tape.decodeInt(node) }
-    func decode(_ type: Double.Type) throws -> Double { throw tape.decline() }
-    func decode(_ type: Float.Type) throws -> Float { throw tape.decline() }
-    func decode(_ type: Int8.Type) throws -> Int8 { throw tape.decline() }
-    func decode(_ type: Int16.Type) throws -> Int16 { throw tape.decline() }
-    func decode(_ type: Int32.Type) throws -> Int32 { throw tape.decline() }
-    func decode(_ type: Int64.Type) throws -> Int64 { throw tape.decline() }
-    func decode(_ type: UInt.Type) throws -> UInt { throw tape.decline() }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { throw tape.decline() }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { throw tape.decline() }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { throw tape.decline() }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { throw tape.decline() }
-    func decode(_ type: Int128.Type) throws -> Int128 { throw tape.decline() }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { throw tape.decline() }
+    // Every other number type, declined: one generic witness each for Codable's per-type requirements.
+    func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T { throw tape.decline() }
+    func decode<T: BinaryFloatingPoint & Decodable>(_ type: T.Type) throws -> T { throw tape.decline() }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(T.self, at: node) }
 }
