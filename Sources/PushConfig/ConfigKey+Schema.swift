@@ -36,9 +36,7 @@ extension ConfigKey {
             .duration("delivery.initialBackoff", \.delivery.initialBackoff),
             .duration("delivery.maxBackoff", \.delivery.maxBackoff),
             .int("delivery.queueCapacity", \.delivery.queueCapacity),
-            ConfigKey(path: "delivery.httpEngine") { config, text throws(ConfigValueError) in
-                config.delivery.httpEngine = try ConfigValue.oneOf(text, NodeConfig.HTTPEngine.self)
-            },
+            .oneOf("delivery.httpEngine", \.delivery.httpEngine),
             .string("notifications.defaultAlert.title", \.notifications.defaultAlert.title),
             .string("notifications.defaultAlert.body", \.notifications.defaultAlert.body),
             .string("fcm.credentialsPath", \.fcm.credentialsPath),
@@ -101,12 +99,8 @@ extension ConfigKey {
             .duration("server.connectionTimeout", \.server.connectionTimeout),
             .duration("server.shutdownTimeout", \.server.shutdownTimeout),
             .int("server.maxConnections", \.server.maxConnections),
-            ConfigKey(path: "log.level") { config, text throws(ConfigValueError) in
-                config.log.level = try ConfigValue.oneOf(text, LogLevel.self)
-            },
-            ConfigKey(path: "log.format") { config, text throws(ConfigValueError) in
-                config.log.format = try ConfigValue.oneOf(text, LogFormat.self)
-            },
+            .oneOf("log.level", \.log.level),
+            .oneOf("log.format", \.log.format),
             .string("log.file", \.log.file),
             .duration("log.summaryInterval", \.log.summaryInterval),
             .int("server.maxConnectionsPerIP", \.server.maxConnectionsPerIP, minimum: 0),

@@ -42,6 +42,14 @@ struct ConfigKey {
         }
     }
 
+    /// One of an enumeration's raw values (`log.level`, `delivery.httpEngine`).
+    static func oneOf<T: RawRepresentable & CaseIterable>(_ path: String, _ keyPath: WritableKeyPath<NodeConfig, T>) -> ConfigKey
+        where T.RawValue == String {
+        ConfigKey(path: path) { config, text throws(ConfigValueError) in
+            config[keyPath: keyPath] = try ConfigValue.oneOf(text, T.self)
+        }
+    }
+
     static func bool(_ path: String, _ keyPath: WritableKeyPath<NodeConfig, Bool>) -> ConfigKey {
         ConfigKey(path: path) { config, text throws(ConfigValueError) in
             config[keyPath: keyPath] = try ConfigValue.bool(text)

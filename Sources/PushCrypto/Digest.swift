@@ -41,24 +41,35 @@ private final class FetchedDigest: @unchecked Sendable {
 
 public enum HMACSHA512 {
     public static func authenticate(key: [UInt8], data: [UInt8]) -> [UInt8] {
-        Sodium.ensure()
-        var state = crypto_auth_hmacsha512_state()
-        var out = [UInt8](repeating: 0, count: 64)
-        crypto_auth_hmacsha512_init(&state, key, key.count)
-        data.withUnsafeBufferPointer { _ = crypto_auth_hmacsha512_update(&state, $0.baseAddress, UInt64($0.count)) }
-        crypto_auth_hmacsha512_final(&state, &out)
-        return out
+        SodiumHMAC.authenticate(key: key, data: data, state: crypto_auth_hmacsha512_state(), size: 64,
+                                start: crypto_auth_hmacsha512_init, update: crypto_auth_hmacsha512_update,
+                                finish: crypto_auth_hmacsha512_final)
     }
 }
 
 public enum HMACSHA256 {
     public static func authenticate(key: [UInt8], data: [UInt8]) -> [UInt8] {
+        SodiumHMAC.authenticate(key: key, data: data, state: crypto_auth_hmacsha256_state(), size: 32,
+                                start: crypto_auth_hmacsha256_init, update: crypto_auth_hmacsha256_update,
+                                finish: crypto_auth_hmacsha256_final)
+    }
+}
+
+/// libsodium's HMAC calls, the same for each hash: `start` with the key, `update` with the data,
+/// `finish` into `size` bytes.
+enum SodiumHMAC {
+    static func authenticate<State>(
+        key: [UInt8], data: [UInt8], state: State, size: Int,
+        start: (UnsafeMutablePointer<State>, UnsafePointer<UInt8>, Int) -> Int32,
+        update: (UnsafeMutablePointer<State>, UnsafePointer<UInt8>?, UInt64) -> Int32,
+        finish: (UnsafeMutablePointer<State>, UnsafeMutablePointer<UInt8>) -> Int32
+    ) -> [UInt8] {
         Sodium.ensure()
-        var state = crypto_auth_hmacsha256_state()
-        var out = [UInt8](repeating: 0, count: 32)
-        crypto_auth_hmacsha256_init(&state, key, key.count)
-        data.withUnsafeBufferPointer { _ = crypto_auth_hmacsha256_update(&state, $0.baseAddress, UInt64($0.count)) }
-        crypto_auth_hmacsha256_final(&state, &out)
+        var state = state
+        var out = [UInt8](repeating: 0, count: size)
+        _ = start(&state, key, key.count)
+        data.withUnsafeBufferPointer { _ = update(&state, $0.baseAddress, UInt64($0.count)) }
+        _ = finish(&state, &out)
         return out
     }
 }

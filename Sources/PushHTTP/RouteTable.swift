@@ -1,3 +1,4 @@
+import PushCrypto
 import PushProtocol
 import PushService
 
@@ -12,34 +13,18 @@ package enum RouteTable {
         APIRoute("GET", "/status", .operations(.statusPage)),
         APIRoute("GET", "/status.json", .operations(.statusJSON)),
         APIRoute("GET", "/v1/capabilities", .capabilities),
-        APIRoute("POST", "/v1/tokens", .setToken) { service, request, caller in try service.setToken(body(request), caller: caller) },
+        route("POST", "/v1/tokens", .setToken) { try $0.setToken($1, caller: $2) },
         APIRoute("GET", "/v1/tokens", .listTokens) { service, _, caller in try service.listTokens(caller: caller) },
-        APIRoute("POST", "/v1/tokens/revoke", .revokeToken) { service, request, caller in
-            try service.revokeToken(body(request), caller: caller)
-        },
-        APIRoute("POST", "/v1/tokens/test", .testToken) { service, request, caller in
-            try service.testToken(body(request), caller: caller)
-        },
-        APIRoute("POST", "/v1/spaces", .createSpace) { service, request, caller in
-            try service.createSpace(body(request), caller: caller)
-        },
-        APIRoute("POST", "/v1/spaces/remove", .removeSpace) { service, request, caller in
-            try service.removeSpace(body(request), caller: caller)
-        },
-        APIRoute("PUT", "/v1/subscriptions", .subscribeAll) { service, request, caller in
-            try service.subscribeAll(body(request), caller: caller)
-        },
-        APIRoute("POST", "/v1/subscriptions", .subscribe) { service, request, caller in
-            try service.subscribe(body(request), caller: caller)
-        },
+        route("POST", "/v1/tokens/revoke", .revokeToken) { try $0.revokeToken($1, caller: $2) },
+        route("POST", "/v1/tokens/test", .testToken) { try $0.testToken($1, caller: $2) },
+        route("POST", "/v1/spaces", .createSpace) { try $0.createSpace($1, caller: $2) },
+        route("POST", "/v1/spaces/remove", .removeSpace) { try $0.removeSpace($1, caller: $2) },
+        route("PUT", "/v1/subscriptions", .subscribeAll) { try $0.subscribeAll($1, caller: $2) },
+        route("POST", "/v1/subscriptions", .subscribe) { try $0.subscribe($1, caller: $2) },
         APIRoute("GET", "/v1/subscriptions", .subscriptions) { service, _, caller in try service.subscriptions(caller: caller) },
-        APIRoute("POST", "/v1/subscriptions/remove", .unsubscribe) { service, request, caller in
-            try service.unsubscribe(body(request), caller: caller)
-        },
-        APIRoute("POST", "/v1/notify", .notify) { service, request, caller in try service.notify(body(request), caller: caller) },
-        APIRoute("POST", "/v1/notify/silent", .notifySilent) { service, request, caller in
-            try service.notifySilent(body(request), caller: caller)
-        },
+        route("POST", "/v1/subscriptions/remove", .unsubscribe) { try $0.unsubscribe($1, caller: $2) },
+        route("POST", "/v1/notify", .notify) { try $0.notify($1, caller: $2) },
+        route("POST", "/v1/notify/silent", .notifySilent) { try $0.notifySilent($1, caller: $2) },
         APIRoute("GET", "/v1/notifications/{id}", .notificationStatus) { service, request, caller in
             try service.notificationStatus(id: APIRoute.lastSegment(of: request.path), caller: caller)
         },
@@ -65,8 +50,14 @@ package enum RouteTable {
         routes(at: path).map(\.method).sorted().joined(separator: ", ")
     }
 
-    /// A request body as the route's request type; decoding failures are PushProtocol's `APIError`s.
-    private static func body<T: Decodable>(_ request: HTTPRequest) throws -> T {
-        try JSON.decode(T.self, from: request.body)
+    /// A signed route whose JSON body is the request `call` takes; decoding failures are
+    /// PushProtocol's `APIError`s.
+    private static func route<Request: Decodable & Sendable>(
+        _ method: String, _ path: String, _ operation: ServiceOperation,
+        _ call: @escaping @Sendable (PushService, Request, AccountID) throws -> any Encodable
+    ) -> APIRoute {
+        APIRoute(method, path, operation) { service, request, caller in
+            try call(service, JSON.decode(Request.self, from: request.body), caller)
+        }
     }
 }

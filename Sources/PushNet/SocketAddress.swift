@@ -39,20 +39,25 @@ package struct SocketAddress {
         let networkPort = in_port_t(UInt16(port).bigEndian)
         switch address {
         case .v4(let bytes):
-            isIPv6 = false
             var inet = sockaddr_in()
             inet.sin_family = sa_family_t(AF_INET)
             inet.sin_port = networkPort
-            withUnsafeMutableBytes(of: &inet.sin_addr) { $0.copyBytes(from: bytes) }
-            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: inet) { raw.copyMemory(from: $0) } }
+            self.init(inet, address: \.sin_addr, bytes, isIPv6: false)
         case .v6(let bytes):
-            isIPv6 = true
             var inet6 = sockaddr_in6()
             inet6.sin6_family = sa_family_t(AF_INET6)
             inet6.sin6_port = networkPort
-            withUnsafeMutableBytes(of: &inet6.sin6_addr) { $0.copyBytes(from: bytes) }
-            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: inet6) { raw.copyMemory(from: $0) } }
+            self.init(inet6, address: \.sin6_addr, bytes, isIPv6: true)
         }
+    }
+
+    /// `inet` (a `sockaddr_in` or `sockaddr_in6`, its family and port set) with its `address`
+    /// field set to `bytes`.
+    private init<Inet, Address>(_ inet: Inet, address: WritableKeyPath<Inet, Address>, _ bytes: [UInt8], isIPv6: Bool) {
+        var inet = inet
+        withUnsafeMutableBytes(of: &inet[keyPath: address]) { $0.copyBytes(from: bytes) }
+        self.init(isIPv6: isIPv6)
+        withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: inet) { raw.copyMemory(from: $0) } }
     }
 
     /// The address family, for `socket(2)`.

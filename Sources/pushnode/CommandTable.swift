@@ -12,6 +12,25 @@ enum CommandTable {
         .value("ca-file", "PEM", "extra CA certificates for the node's TLS"),
     ]
 
+    /// `--platform`, `--token`, `--p256dh`, `--auth`, `--environment`: a device's registration, as
+    /// `send` and `client token set` take it.
+    static let registration: [OptionSpec] = [
+        .value("platform", "P", "android, ios, apns, apns_voip, webpush, huawei or harmony", required: true),
+        .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
+        .value("p256dh", "B64URL", "Web Push subscriber public key"),
+        .value("auth", "B64URL", "Web Push auth secret"),
+        .value("environment", "E", "APNs: production (default) or development"),
+    ]
+
+    /// `--method`, `--path`, `--query`, `--body-file`: the request `client sign-request` and
+    /// `client verify-request` sign or check.
+    static let request: [OptionSpec] = [
+        .value("method", "M", "the HTTP method", required: true),
+        .value("path", "P", "the request path", required: true),
+        .value("query", "Q", "the raw query string"),
+        .value("body-file", "F", "the request body"),
+    ]
+
     /// `--space FILE`, or any's ACL material: how a client command names a space.
     static let spaceFile = OptionSpec.value("space", "FILE", "the space file (client space new): push key and payload key")
     static let metadataKey = OptionSpec.value("space-metadata-key", "HEX", "any: the space's first metadata key")
@@ -34,12 +53,7 @@ enum CommandTable {
             config,
             .flag("live", "also ask FCM, APNs and PostgreSQL whether they accept the credentials (exit 1 if not)"),
         ], run: runCheck),
-        CommandSpec(["send"], "one test push through the configured gateways; prints the answer", options: [
-            .value("platform", "P", "android, ios, apns, apns_voip, webpush, huawei or harmony", required: true),
-            .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
-            .value("p256dh", "B64URL", "Web Push subscriber public key"),
-            .value("auth", "B64URL", "Web Push auth secret"),
-            .value("environment", "E", "APNs: production (default) or development"),
+        CommandSpec(["send"], "one test push through the configured gateways; prints the answer", options: registration + [
             .value("kind", "K", "message (default), silent or call"),
             .value("ttl", "SECONDS", "time to live, 1-2419200 (default 60)"),
             config,
@@ -126,20 +140,12 @@ enum CommandTable {
     ])
 
     static let client = CommandSpec(group: ["client"], "the client library's operations against a node", [
-        CommandSpec(["client", "sign-request"], "PROTOCOL §2 signature headers as JSON", options: [
-            .value("seed", "HEX", "the account seed", required: true),
-            .value("method", "M", "the HTTP method", required: true),
-            .value("path", "P", "the request path", required: true),
-            .value("query", "Q", "the raw query string"),
-            .value("body-file", "F", "the request body"),
+        CommandSpec(["client", "sign-request"], "PROTOCOL §2 signature headers as JSON",
+                    options: [.value("seed", "HEX", "the account seed", required: true)] + request + [
             .value("created", "UNIX", "the signature's created time (default now)"),
             .value("nonce", "TEXT", "the signature's nonce (default random)"),
         ], run: runSignRequest),
-        CommandSpec(["client", "verify-request"], "check a request signature (no clock/replay check)", options: [
-            .value("method", "M", "the HTTP method", required: true),
-            .value("path", "P", "the request path", required: true),
-            .value("query", "Q", "the raw query string"),
-            .value("body-file", "F", "the request body"),
+        CommandSpec(["client", "verify-request"], "check a request signature (no clock/replay check)", options: request + [
             .value("signature-input", "S", "the Signature-Input header"),
             .value("signature", "S", "the Signature header"),
             .value("content-digest", "D", "the Content-Digest header"),
@@ -150,15 +156,10 @@ enum CommandTable {
                         run: ClientAccountCommand.new),
         ]),
         CommandSpec(group: ["client", "token"], "the account's device tokens on the node", [
-            CommandSpec(["client", "token", "set"], "register or replace a device's token: {\"registrationId\"}", options: node + [
-                .value("device", "ID", "the device id", required: true),
-                .value("platform", "P", "android, ios, apns, apns_voip, webpush, huawei or harmony", required: true),
-                .value("token", "T", "the device token (Web Push: the endpoint URL)", required: true),
-                .value("p256dh", "B64URL", "Web Push subscriber public key"),
-                .value("auth", "B64URL", "Web Push auth secret"),
-                .value("environment", "E", "APNs: production (default) or development"),
-                .value("app-id", "A", "the app id"),
-            ], run: ClientTokenCommands.set),
+            CommandSpec(["client", "token", "set"], "register or replace a device's token: {\"registrationId\"}",
+                        options: node + [.value("device", "ID", "the device id", required: true)] + registration
+                            + [.value("app-id", "A", "the app id")],
+                        run: ClientTokenCommands.set),
             CommandSpec(["client", "token", "revoke"], "revoke by --device, or by --token and --platform", options: node + [
                 .value("device", "ID", "the device id"),
                 .value("token", "T", "the device token"),
