@@ -21,12 +21,11 @@ final class SenderCore: Sendable {
         /// Requests whose retry pause is over.
         var ready: [PreparedRequest] = []
         /// Accepted units not yet finished: queued calls, requests in flight or waiting to retry.
-        var outstanding = 0
+        var outstanding = PendingWork()
         var counters = PushSender.Counters()
         var accepting = true
         var stopWhenIdle = false
         var workerWaiter: CheckedContinuation<Void, Never>?
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private enum Next {
@@ -58,11 +57,11 @@ final class SenderCore: Sendable {
     /// Queues a call; never blocks beyond a short lock. False when dropped.
     func enqueue(_ job: SendJob) -> Bool {
         let dropped: Int? = state.withLock { s in
-            guard s.accepting, s.outstanding < configuration.queueCapacity, s.queue.push(job) else {
+            guard s.accepting, s.outstanding.count < configuration.queueCapacity, s.queue.push(job) else {
                 s.counters.dropped += 1
                 return s.counters.dropped
             }
-            s.outstanding += 1
+            s.outstanding.add()
             s.counters.accepted += 1
             return nil
         }
@@ -78,14 +77,7 @@ final class SenderCore: Sendable {
     }
 
     func flush() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { s -> Bool in
-                if s.outstanding == 0 { return true }
-                s.idleWaiters.append(c)
-                return false
-            }
-            if idle { c.resume() }
-        }
+        await state.waitUntilIdle(\.outstanding)
     }
 
     func shutdown() async {
@@ -145,13 +137,7 @@ final class SenderCore: Sendable {
 
     /// Marks one unit finished and wakes `flush()` callers when nothing is outstanding.
     private func finish() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.outstanding -= 1
-            guard s.outstanding == 0 else { return [] }
-            defer { s.idleWaiters = [] }
-            return s.idleWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+        state.finishOne(\.outstanding)
     }
 
     private func process(_ job: SendJob) async {
@@ -170,7 +156,7 @@ final class SenderCore: Sendable {
                                           ("max_payload_bytes", "\(limits.maxPayloadBytes)")])
             }
             guard !plan.requests.isEmpty else { return finish() }
-            state.withLock { $0.outstanding += plan.requests.count - 1 }
+            state.withLock { $0.outstanding.add(plan.requests.count - 1) }
             let replannable = plan.requests.count == 1 && !job.replanned ? job : nil
             for request in plan.requests {
                 await attempt(PreparedRequest(path: request.path, body: request.body, kindName: job.kindName,

@@ -47,7 +47,8 @@ public final class PushSubscriber: Sendable {
     private let retry: RetryPolicy
     private let clock: any PushClock
     private let log: PushLog
-    private let background = Protected<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    /// Revokes retrying in the background.
+    private let background = Protected(PendingWork())
 
     /// - Parameters:
     ///   - accountID: the account the transport signs for.
@@ -138,14 +139,7 @@ public final class PushSubscriber: Sendable {
 
     /// Waits until background revokes have finished (for tests and shutdown).
     public func waitForRevocations() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let idle = background.withLock { b -> Bool in
-                if b.count == 0 { return true }
-                b.waiters.append(c)
-                return false
-            }
-            if idle { c.resume() }
-        }
+        await background.waitUntilIdle(\.self)
     }
 
     private func registrationBody(_ space: any TopicSigner) throws(PushClientError) -> [UInt8] {
@@ -172,7 +166,7 @@ public final class PushSubscriber: Sendable {
         case .giveUp(let reason):
             return .abandoned(abandonError(reason))
         case .retry(let pause):
-            background.withLock { $0.count += 1 }
+            background.withLock { $0.add() }
             Task {
                 var schedule = schedule
                 var pause = pause
@@ -185,7 +179,7 @@ public final class PushSubscriber: Sendable {
                     }
                     break
                 }
-                self.backgroundDone()
+                self.background.finishOne(\.self)
             }
             return .retryingInBackground
         }
@@ -208,15 +202,5 @@ public final class PushSubscriber: Sendable {
         case .exhausted, .retryAfterTooLong:
             return PushClientError(code: .network, message: "revoke not confirmed: \(reason.name)")
         }
-    }
-
-    private func backgroundDone() {
-        let waiters = background.withLock { b -> [CheckedContinuation<Void, Never>] in
-            b.count -= 1
-            guard b.count == 0 else { return [] }
-            defer { b.waiters = [] }
-            return b.waiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
