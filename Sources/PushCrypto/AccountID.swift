@@ -2,19 +2,15 @@
 ///
 /// `base58(0x5b ‖ pub32 ‖ crc16)` where crc16 is CRC-16/XMODEM (poly 0x1021, init 0)
 /// of `0x5b ‖ pub32`, appended little-endian. Every id starts with `A`.
-public struct AccountID: Hashable, Sendable, CustomStringConvertible {
+public struct AccountID: Ed25519Identity, Hashable {
     public static let versionByte: UInt8 = 0x5b
 
-    /// The raw 32-byte Ed25519 public key.
     public let publicKey: [UInt8]
     /// The base58 text form.
     public let string: String
 
-    public var description: String { string }
-
     public init(publicKey: [UInt8]) throws {
-        guard publicKey.count == 32 else { throw CryptoError.invalidKeyLength(expected: 32, got: publicKey.count) }
-        self.publicKey = publicKey
+        self.publicKey = try Ed25519.checkedPublicKey(publicKey)
         var body = [Self.versionByte] + publicKey
         let crc = CRC16.xmodem(body)
         body.append(UInt8(crc & 0xff))
@@ -31,11 +27,6 @@ public struct AccountID: Hashable, Sendable, CustomStringConvertible {
         guard raw[33] == UInt8(crc & 0xff), raw[34] == UInt8(crc >> 8) else { throw CryptoError.invalidChecksum }
         self.publicKey = Array(raw[1..<33])
         self.string = text
-    }
-
-    /// Verifies an Ed25519 signature by this account.
-    public func verify(signature: [UInt8], message: [UInt8]) -> Bool {
-        Ed25519.verify(signature: signature, message: message, publicKey: publicKey)
     }
 }
 
