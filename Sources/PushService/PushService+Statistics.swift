@@ -13,8 +13,6 @@ extension PushService {
         /// Topic signatures answered from the cache / verified.
         package var topicSignatureCacheHits = 0
         package var topicSignatureCacheMisses = 0
-
-        package init() {}
     }
 
     package func statistics() -> Statistics {

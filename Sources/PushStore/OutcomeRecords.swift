@@ -38,8 +38,6 @@ package struct DeliveryStateCounts: Sendable, Equatable {
     package var rejected = 0
     package var superseded = 0
 
-    package init() {}
-
     package mutating func add(_ outcome: FinalOutcome, _ count: Int) {
         switch outcome {
         case .delivered: delivered += count

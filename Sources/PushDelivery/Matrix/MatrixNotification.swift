@@ -21,32 +21,9 @@ package struct MatrixNotification: Sendable, Equatable, Codable {
         package var unread: Int?
         package var missedCalls: Int?
 
-        package init(unread: Int? = nil, missedCalls: Int? = nil) {
-            self.unread = unread
-            self.missedCalls = missedCalls
-        }
-
         enum CodingKeys: String, CodingKey {
             case unread, missedCalls = "missed_calls"
         }
-    }
-
-    package init(eventId: String? = nil, roomId: String? = nil, type: String? = nil, sender: String? = nil,
-                 senderDisplayName: String? = nil, roomName: String? = nil, roomAlias: String? = nil,
-                 membership: String? = nil, userIsTarget: Bool? = nil, prio: MatrixPush.Priority? = nil,
-                 content: JSONValue? = nil, counts: Counts? = nil) {
-        self.eventId = eventId
-        self.roomId = roomId
-        self.type = type
-        self.sender = sender
-        self.senderDisplayName = senderDisplayName
-        self.roomName = roomName
-        self.roomAlias = roomAlias
-        self.membership = membership
-        self.userIsTarget = userIsTarget
-        self.prio = prio
-        self.content = content
-        self.counts = counts
     }
 
     enum CodingKeys: String, CodingKey {
