@@ -15,6 +15,13 @@ final class EnqueueHooks: Sendable {
         for handler in current { handler() }
     }
 
+    /// What an enqueue does after its commit: fires the handlers when `result` queued deliveries
+    /// (unless a listener fires them, `unlessListening`: PostgreSQL's `NOTIFY`), and hands it on.
+    func announce(_ result: EnqueueResult, unlessListening listening: Bool = false) -> EnqueueResult {
+        if result.queued > 0, !listening { fire() }
+        return result
+    }
+
     /// Drops every handler: what a store's `close` does, so that it lets go of what they hold (the
     /// delivery engine's wakeup holds the engine, which holds the store: a cycle until then).
     func removeAll() {

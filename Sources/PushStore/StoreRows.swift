@@ -3,7 +3,7 @@ import PushProtocol
 
 /// One result row of either SQL store, read by column index: what lets SQLite and PostgreSQL map
 /// their rows in one place where the two dialects agree (the columns are named alike on both).
-protocol StoreRow {
+package protocol StoreRow {
     func isNull(_ column: Int32) -> Bool
     func text(_ column: Int32) -> String
     func int64(_ column: Int32) -> Int64

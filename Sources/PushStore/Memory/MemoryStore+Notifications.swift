@@ -4,23 +4,21 @@ import PushProtocol
 extension MemoryStore {
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                          caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
-        let result = try write { tables -> EnqueueResult in
+        try hooks.announce(write { tables -> EnqueueResult in
             if let key, let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
                 return EnqueueResult(.duplicate(first))
             }
             let superseded = superseding.map { tables.supersede($0, caller: caller) } ?? 0
             tables.accept(notification, deliveries: deliveries, caller: caller, key: key)
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
-        }
-        if result.queued > 0 { hooks.fire() }
-        return result
+        })
     }
 
     /// The portable rule (`FanOut.deliveries(to:)` over the recipients) applied inside the write, so
     /// the recipients and the rows queued for them are one snapshot, as in SQLite's `INSERT … SELECT`.
     package func enqueue(_ notification: NotificationRecord, fanningOut fanOut: FanOut, to topics: [TopicRef],
                          caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
-        let result = try write { tables -> EnqueueResult in
+        try hooks.announce(write { tables -> EnqueueResult in
             if let key, let first = tables.accepted(caller: caller, key: key, since: duplicateSince.unixMilliseconds) {
                 return EnqueueResult(.duplicate(first))
             }
@@ -29,9 +27,7 @@ extension MemoryStore {
             let deliveries = fanOut.deliveries(to: recipients)
             tables.accept(notification, deliveries: deliveries, caller: caller, key: key)
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
-        }
-        if result.queued > 0 { hooks.fire() }
-        return result
+        })
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {

@@ -9,7 +9,7 @@ extension PostgresStore {
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let created = notification.createdAt.unixMilliseconds
         let expires = notification.expiresAt.unixMilliseconds
-        let result = try write { db -> EnqueueResult in
+        return try hooks.announce(write { db -> EnqueueResult in
             if let key, let first = try Self.claimKey(key, caller: caller, notification: notification.id, at: created,
                                                       since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
@@ -37,9 +37,7 @@ extension PostgresStore {
                       .textArray(chunks.map(\.registrations)), .integerArray(chunks.map { Int64($0.count) }),
                       .text(Self.outboxChannel)])
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
-        }
-        if result.queued > 0, !configuration.listens { hooks.fire() }
-        return result
+        }, unlessListening: configuration.listens)
     }
 
     /// Claims the key unless a record within the window holds it: nil when claimed, else the first

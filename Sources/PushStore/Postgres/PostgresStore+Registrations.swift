@@ -49,44 +49,14 @@ extension PostgresStore {
                 .rows.first.map { try Registration(row: $0) }
         }
     }
-
-    package func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
-        try write { db in
-            try db.run("DELETE FROM registrations WHERE account = $1 AND device_id = $2", [.text(account), .text(deviceId)])
-        }
-    }
-
-    package func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int {
-        try write { db in
-            try db.run("DELETE FROM registrations WHERE account = $1 AND platform = $2 AND token = $3",
-                       [.text(account), .text(platform.rawValue), .text(token)])
-        }
-    }
-
-    package func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
-        try write { db in
-            try db.run("DELETE FROM registrations WHERE id = $1 AND updated_at <= $2",
-                       [.text(registrationId), .integer(notUpdatedAfter.unixMilliseconds)]) > 0
-        }
-    }
 }
 
-extension PostgresStore {
-    package func registrationCounts() throws -> [Platform: Int] {
-        try read { db in
-            var counts: [Platform: Int] = [:]
-            for row in try db.query("SELECT platform, count(*) FROM registrations GROUP BY platform").rows {
-                if let platform = Platform(rawValue: row.text(0)) { counts[platform] = row.int(1) }
-            }
-            return counts
-        }
+extension PostgresStore: SQLStore {
+    package func writeStatement(_ sql: String, _ parameters: [SQLParameter]) throws -> Int {
+        try write { db in try db.run(sql, parameters.map(PGValue.init)) }
     }
 
-    package func registrationCountsByApp() throws -> [String: Int] {
-        try read { db in
-            Dictionary(uniqueKeysWithValues: try db.query("SELECT app_id, count(*) FROM registrations GROUP BY app_id").rows.map {
-                ($0.text(0), $0.int(1))
-            })
-        }
+    package func readRows<T>(_ sql: String, _ parameters: [SQLParameter], _ map: (any StoreRow) throws -> T) throws -> [T] {
+        try read { db in try db.query(sql, parameters.map(PGValue.init)).rows.map { try map($0) } }
     }
 }

@@ -4,24 +4,11 @@ import PushProtocol
 extension PostgresStore {
     // MARK: Spaces
 
-    package func addSpace(_ spaceKey: String, account: String, at date: Date) throws {
-        try write { db in
-            try db.run("INSERT INTO spaces (account, space_key, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                       [.text(account), .text(spaceKey), .integer(date.unixMilliseconds)])
-        }
-    }
-
     package func removeSpace(_ spaceKey: String, account: String) throws {
         try write { db in
             try Self.lockAccount(account, db: db)
             try db.run("DELETE FROM spaces WHERE account = $1 AND space_key = $2", [.text(account), .text(spaceKey)])
             try db.run("DELETE FROM subscriptions WHERE account = $1 AND space_key = $2", [.text(account), .text(spaceKey)])
-        }
-    }
-
-    package func spaces(ofAccount account: String) throws -> Set<String> {
-        try read { db in
-            Set(try db.query("SELECT space_key FROM spaces WHERE account = $1", [.text(account)]).rows.map { $0.text(0) })
         }
     }
 

@@ -79,11 +79,11 @@ final class SQLiteStatement {
 package struct SQLiteRow: StoreRow {
     fileprivate let handle: OpaquePointer
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -97,7 +97,7 @@ package struct SQLiteRow: StoreRow {
 
     func optionalBlob(_ column: Int32) -> [UInt8]? { isNull(column) ? nil : blob(column) }
 
-    func bytes(_ column: Int32) -> [UInt8] { blob(column) }
+    package func bytes(_ column: Int32) -> [UInt8] { blob(column) }
 
-    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+    package func bool(_ column: Int32) -> Bool { int64(column) != 0 }
 }

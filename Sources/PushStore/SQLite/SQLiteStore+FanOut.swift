@@ -20,7 +20,7 @@ extension SQLiteStore {
         for ref in unique { values += [.text(ref.spaceKey.string), .text(ref.topic)] }
         values += platforms.map { .text($0.rawValue) }
         let parameters = values
-        let result = try write { db -> EnqueueResult in
+        return try hooks.announce(write { db -> EnqueueResult in
             if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
@@ -46,9 +46,7 @@ extension SQLiteStore {
                 guard inserted == seq else { throw StoreError.corruptRecord("notification seq \(inserted), chunks of \(seq)") }
             }
             return EnqueueResult(.accepted(notification.id), queued: queued, superseded: superseded)
-        }
-        if result.queued > 0 { hooks.fire() }
-        return result
+        })
     }
 
     private struct FanOutShape: Hashable {

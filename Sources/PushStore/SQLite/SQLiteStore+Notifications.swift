@@ -4,7 +4,7 @@ import PushProtocol
 extension SQLiteStore {
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
-        let result = try write { db -> EnqueueResult in
+        try hooks.announce(write { db -> EnqueueResult in
             if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
@@ -15,9 +15,7 @@ extension SQLiteStore {
             try Self.insertChunks(of: deliveries, notification: seq, createdAt: notification.createdAt.unixMilliseconds,
                                   expiresAt: notification.expiresAt.unixMilliseconds, db: db)
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
-        }
-        if result.queued > 0 { hooks.fire() }
-        return result
+        })
     }
 
     package func purgeExpired(now: Date) throws -> PurgeCounts {

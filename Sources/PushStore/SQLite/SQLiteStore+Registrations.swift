@@ -49,44 +49,14 @@ extension SQLiteStore {
             }
         }
     }
-
-    package func deleteRegistrations(ofAccount account: String, deviceId: String) throws -> Int {
-        try write { db in
-            try db.run("DELETE FROM registrations WHERE account = ? AND device_id = ?", [.text(account), .text(deviceId)])
-        }
-    }
-
-    package func deleteRegistrations(ofAccount account: String, platform: Platform, token: String) throws -> Int {
-        try write { db in
-            try db.run("DELETE FROM registrations WHERE account = ? AND platform = ? AND token = ?",
-                       [.text(account), .text(platform.rawValue), .text(token)])
-        }
-    }
-
-    package func pruneRegistration(_ registrationId: String, notUpdatedAfter: Date) throws -> Bool {
-        try write { db in
-            try db.run("DELETE FROM registrations WHERE id = ? AND updated_at <= ?",
-                       [.text(registrationId), .integer(notUpdatedAfter.unixMilliseconds)]) > 0
-        }
-    }
 }
 
-extension SQLiteStore {
-    package func registrationCounts() throws -> [Platform: Int] {
-        try read { db in
-            let rows = try db.query("SELECT platform, count(*) FROM registrations GROUP BY platform") { row in
-                (Platform(rawValue: row.text(0)), Int(row.int64(1)))
-            }
-            return rows.reduce(into: [:]) { counts, row in if let platform = row.0 { counts[platform] = row.1 } }
-        }
+extension SQLiteStore: SQLStore {
+    package func writeStatement(_ sql: String, _ parameters: [SQLParameter]) throws -> Int {
+        try write { db in try db.run(sql, parameters.map(SQLiteValue.init)) }
     }
 
-    package func registrationCountsByApp() throws -> [String: Int] {
-        try read { db in
-            let rows = try db.query("SELECT app_id, count(*) FROM registrations GROUP BY app_id") { row in
-                (row.text(0), Int(row.int64(1)))
-            }
-            return Dictionary(uniqueKeysWithValues: rows)
-        }
+    package func readRows<T>(_ sql: String, _ parameters: [SQLParameter], _ map: (any StoreRow) throws -> T) throws -> [T] {
+        try read { db in try db.query(sql, parameters.map(SQLiteValue.init)) { try map($0) } }
     }
 }

@@ -4,23 +4,10 @@ import PushProtocol
 extension SQLiteStore {
     // MARK: Spaces
 
-    package func addSpace(_ spaceKey: String, account: String, at date: Date) throws {
-        try write { db in
-            try db.run("INSERT OR IGNORE INTO spaces (account, space_key, created_at) VALUES (?, ?, ?)",
-                       [.text(account), .text(spaceKey), .integer(date.unixMilliseconds)])
-        }
-    }
-
     package func removeSpace(_ spaceKey: String, account: String) throws {
         try write { db in
             try db.run("DELETE FROM spaces WHERE account = ? AND space_key = ?", [.text(account), .text(spaceKey)])
             try db.run("DELETE FROM subscriptions WHERE account = ? AND space_key = ?", [.text(account), .text(spaceKey)])
-        }
-    }
-
-    package func spaces(ofAccount account: String) throws -> Set<String> {
-        try read { db in
-            Set(try db.query("SELECT space_key FROM spaces WHERE account = ?", [.text(account)]) { $0.text(0) })
         }
     }
 
