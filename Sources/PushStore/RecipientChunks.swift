@@ -11,6 +11,10 @@ import PushProtocol
 /// expiry, orphans, outcomes) sees outbox rows only. Expanded rows are due at the notification's
 /// creation, so fresh deliveries and retries keep their oldest-due-first order.
 ///
+/// A chunk row is keyed by (provider, notification, part): one B-tree serves a claim (a provider's
+/// chunks, oldest notification first) and the lookups by notification (withdrawal, the status),
+/// which search it once per provider (`everyProvider`).
+///
 /// This type is the one home of the chunk text's format and of how ids are split into chunks;
 /// the stores' SQL builds the same text with `group_concat`/`string_agg` over `capacity`-row groups.
 package enum RecipientChunks {
@@ -24,6 +28,8 @@ package enum RecipientChunks {
     /// One chunk to store: ids of one provider, at most `capacity` of them.
     package struct Chunk: Sendable, Equatable {
         package var provider: Provider
+        /// Its place among the notification's chunks of `provider`, from 0.
+        package var part: Int
         package var registrations: String
         package var count: Int
     }
@@ -38,13 +44,18 @@ package enum RecipientChunks {
             var start = 0
             while start < ids.count {
                 let end = min(start + capacity, ids.count)
-                chunks.append(Chunk(provider: provider, registrations: ids[start..<end].joined(separator: String(separator)),
-                                    count: end - start))
+                chunks.append(Chunk(provider: provider, part: start / capacity,
+                                    registrations: ids[start..<end].joined(separator: String(separator)), count: end - start))
                 start = end
             }
         }
         return chunks
     }
+
+    /// The SQL condition naming every provider, `provider IN ('apns', …)` (the same in both dialects):
+    /// with it, a condition on the notification alone searches the chunks' key once per provider
+    /// instead of scanning the table.
+    package static let everyProvider = "provider IN (" + Provider.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
     /// Splits a stored chunk text: its first `room` ids, and the text of the rest ("" when none is left).
     package static func take(_ room: Int, from registrations: String) -> (taken: [String], rest: String) {

@@ -7,7 +7,7 @@
 /// Times are unix milliseconds (`bigint`), as in the SQLite store, so both stores share the
 /// conversions and the semantics of every comparison.
 enum PostgresMigrations {
-    static let all: [String] = [version1, version2, version3, version4, version5, version6]
+    static let all: [String] = [version1, version2, version3, version4, version5, version6, version7]
 
     static var latestVersion: Int { all.count }
 
@@ -192,5 +192,22 @@ enum PostgresMigrations {
             issued_at     bigint NOT NULL,
             after_refusal boolean NOT NULL
         );
+        """
+
+    /// Fewer B-trees written per Notify (issue 25), as `SQLiteMigrations.version7`: a chunk is keyed
+    /// by (provider, notification, part), one index where the id's and two more were written; the
+    /// status log remembers its notification's `seq` (NULL when nothing was queued), so
+    /// `notifications_by_id` goes. Chunks written before keep their id as their `part`.
+    static let version7 = """
+        ALTER TABLE notification_log ADD COLUMN seq bigint;
+        UPDATE notification_log l SET seq = n.seq FROM notifications n WHERE n.id = l.id;
+        DROP INDEX notifications_by_id;
+        DROP INDEX recipient_chunks_by_provider;
+        DROP INDEX recipient_chunks_by_notification;
+        ALTER TABLE recipient_chunks DROP CONSTRAINT recipient_chunks_pkey;
+        ALTER TABLE recipient_chunks RENAME COLUMN id TO part;
+        ALTER TABLE recipient_chunks ALTER COLUMN part DROP DEFAULT;
+        DROP SEQUENCE recipient_chunks_id_seq;
+        ALTER TABLE recipient_chunks ADD PRIMARY KEY (provider, notification, part);
         """
 }

@@ -2,8 +2,8 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    /// One transaction of five round trips whatever the fan-out (more with `replaces`): `BEGIN`, the
-    /// idempotency upsert, the status log, one statement for the notification, its
+    /// One transaction of four round trips whatever the fan-out (more with `replaces`): `BEGIN`, the
+    /// idempotency upsert, one statement for the status log, the notification, its
     /// `RecipientChunks` (`INSERT … SELECT FROM unnest`) and the `NOTIFY`, and `COMMIT`.
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
@@ -14,28 +14,33 @@ extension PostgresStore {
                                                       since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
-            try db.run("INSERT INTO notification_log (id, caller, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-                       [.text(notification.id), .text(caller), .integer(created)])
             let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
-            guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
-            // The notification, its chunks and the `NOTIFY` (delivered to listeners at COMMIT, never
-            // before) in one statement: one round trip, not three.
+            guard !deliveries.isEmpty else {
+                try db.run("INSERT INTO notification_log (id, caller, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+                           [.text(notification.id), .text(caller), .integer(created)])
+                return EnqueueResult(.accepted(notification.id), superseded: superseded)
+            }
+            // The notification, its status log (with the notification's seq), its chunks and the
+            // `NOTIFY` (delivered to listeners at COMMIT, never before) in one statement: one round trip.
             let chunks = RecipientChunks.chunks(of: deliveries)
             try db.query("""
                 WITH stored AS (
                     INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq),
+                logged AS (
+                    INSERT INTO notification_log (id, caller, created_at, seq) SELECT $1, $10, $7, seq FROM stored
+                    ON CONFLICT (id) DO NOTHING),
                 chunks AS (
-                    INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
-                    SELECT stored.seq, t.provider, t.registrations, t.remaining, $7, $8
-                    FROM stored, unnest($11::text[], $12::text[], $13::bigint[]) AS t(provider, registrations, remaining))
-                SELECT pg_notify($14, '') FROM stored
+                    INSERT INTO recipient_chunks (provider, notification, part, registrations, remaining, created_at, expires_at)
+                    SELECT t.provider, stored.seq, t.part, t.registrations, t.remaining, $7, $8
+                    FROM stored, unnest($11::text[], $12::bigint[], $13::text[], $14::bigint[]) AS t(provider, part, registrations, remaining))
+                SELECT pg_notify($15, '') FROM stored
                 """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
                       .optionalBytes(notification.payload), .optionalBytes(notification.signature),
                       .optionalText(notification.groupId), .integer(created), .integer(expires),
                       .int(deliveries.count), .text(caller), .textArray(chunks.map(\.provider.rawValue)),
-                      .textArray(chunks.map(\.registrations)), .integerArray(chunks.map { Int64($0.count) }),
-                      .text(Self.outboxChannel)])
+                      .integerArray(chunks.map { Int64($0.part) }), .textArray(chunks.map(\.registrations)),
+                      .integerArray(chunks.map { Int64($0.count) }), .text(Self.outboxChannel)])
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }, unlessListening: configuration.listens)
     }
@@ -66,7 +71,7 @@ extension PostgresStore {
     private static func supersede(_ supersession: Supersession, caller: String, db: PGConnection) throws -> Int {
         guard !supersession.devices.isEmpty else { return 0 }
         // Unclaimed deliveries of the group become outbox rows first, so one rule withdraws all.
-        try expandChunks(where: "notification IN (SELECT seq FROM notifications WHERE caller = $1 AND group_id = $2)",
+        try expandChunks(where: "\(RecipientChunks.everyProvider) AND notification IN (SELECT seq FROM notifications WHERE caller = $1 AND group_id = $2)",
                          [.text(caller), .text(supersession.groupId)], upTo: .max, nowMs: .max, waiting: true, db: db)
         let rows = try db.query("""
             SELECT o.id, r.account, r.device_id
@@ -96,8 +101,11 @@ extension PostgresStore {
         // this covers providers nobody claims for. Expired chunks are expanded first, so their
         // deliveries are counted and deleted the same way.
         try write { db in
-            try Self.expandChunks(where: "expires_at <= $1", [.integer(cutoff.now)], upTo: StoreRetention.purgeBatch,
-                                  nowMs: cutoff.now, db: db)
+            // Per provider, so each search walks the chunks' key in order and stops at the first match.
+            for provider in Provider.allCases {
+                try Self.expandChunks(where: "provider = $1 AND expires_at <= $2", [.text(provider.rawValue), .integer(cutoff.now)],
+                                      upTo: StoreRetention.purgeBatch, nowMs: cutoff.now, db: db)
+            }
             let expired = try db.query("""
                 SELECT id FROM outbox WHERE next_attempt_at <= $1 AND expires_at <= $1 AND state = 0
                 LIMIT \(StoreRetention.purgeBatch) FOR UPDATE SKIP LOCKED

@@ -77,7 +77,7 @@ extension PostgresStore {
 
     package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
         try read { db in
-            let logged = try db.query("SELECT created_at FROM notification_log WHERE id = $1 AND caller = $2",
+            let logged = try db.query("SELECT created_at, seq FROM notification_log WHERE id = $1 AND caller = $2",
                                       [.text(id), .text(caller)])
             guard logged.rowCount > 0 else { return nil }
             var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: logged.row(0).int64(0)))
@@ -86,18 +86,20 @@ extension PostgresStore {
                 guard let provider = Provider(rawValue: row.text(0)), let outcome = FinalOutcome(rawValue: row.text(1)) else { continue }
                 status.providers[provider, default: .init()].add(outcome, row.int(2))
             }
+            guard let seq = logged.row(0).optionalInt64(1) else { return status }
             for row in try db.query("""
                 SELECT o.provider, o.state, o.attempts, o.next_attempt_at FROM notifications n JOIN outbox o ON o.notification = n.seq
-                WHERE n.id = $1
-                """, [.text(id)]).rows {
+                WHERE n.seq = $1 AND n.id = $2
+                """, [.integer(seq), .text(id)]).rows {
                 guard let provider = Provider(rawValue: row.text(0)) else { continue }
                 status.providers[provider, default: .init()].addPending(claimed: row.int(1) == 1, attempts: row.int(2),
                                                                         due: Date(unixMilliseconds: row.int64(3)))
             }
             for row in try db.query("""
                 SELECT c.provider, sum(c.remaining) FROM notifications n JOIN recipient_chunks c ON c.notification = n.seq
-                WHERE n.id = $1 GROUP BY c.provider
-                """, [.text(id)]).rows {
+                WHERE n.seq = $1 AND n.id = $2 AND c.\(RecipientChunks.everyProvider)
+                GROUP BY c.provider
+                """, [.integer(seq), .text(id)]).rows {
                 guard let provider = Provider(rawValue: row.text(0)) else { continue }
                 status.providers[provider, default: .init()].queued += row.int(1)
             }

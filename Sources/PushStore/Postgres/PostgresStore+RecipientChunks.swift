@@ -6,7 +6,7 @@ import PushProtocol
 /// whichever node claims them.
 extension PostgresStore {
     /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
-    /// `recipient_chunks`, with `values`), oldest chunk first, into queued outbox rows due at
+    /// `recipient_chunks`, with `values`), oldest notification first, into queued outbox rows due at
     /// their notification's creation (or `nowMs`, if earlier). Chunks another transaction holds
     /// are skipped, or with `waiting` waited for (a withdrawal must see what a concurrent claim
     /// expanded). A chunk taken whole is deleted, one taken in part keeps the rest. Returns how
@@ -20,8 +20,8 @@ extension PostgresStore {
         var expanded = 0
         while expanded < room {
             let found = try db.query("""
-                SELECT id, notification, provider, registrations, created_at, expires_at FROM recipient_chunks
-                WHERE \(condition) ORDER BY id \(lock)
+                SELECT provider, notification, part, registrations, created_at, expires_at FROM recipient_chunks
+                WHERE \(condition) ORDER BY notification, part \(lock)
                 """, values)
             guard found.rowCount > 0 else { break }
             var taken = 0
@@ -37,19 +37,21 @@ extension PostgresStore {
 
     /// Moves up to `room` ids of one locked chunk row into the outbox; returns how many.
     private static func expand(_ chunk: PGRow, upTo room: Int, nowMs: Int64, db: PGConnection) throws -> Int {
-        let id = chunk.int64(0)
+        let key: [PGValue] = [.text(chunk.text(0)), .integer(chunk.int64(1)), .integer(chunk.int64(2))]
         let (taken, rest) = RecipientChunks.take(room, from: chunk.text(3))
         let createdAt = chunk.int64(4)
         try db.run("""
             INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
             SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
-            """, [.integer(chunk.int64(1)), .text(chunk.text(2)), .integer(min(createdAt, nowMs)), .integer(createdAt),
+            """, [.integer(chunk.int64(1)), .text(chunk.text(0)), .integer(min(createdAt, nowMs)), .integer(createdAt),
                   .integer(chunk.int64(5)), .textArray(taken)])
         if rest.isEmpty {
-            try db.run("DELETE FROM recipient_chunks WHERE id = $1", [.integer(id)])
+            try db.run("DELETE FROM recipient_chunks WHERE provider = $1 AND notification = $2 AND part = $3", key)
         } else {
-            try db.run("UPDATE recipient_chunks SET registrations = $1, remaining = remaining - $2 WHERE id = $3",
-                       [.text(rest), .int(taken.count), .integer(id)])
+            try db.run("""
+                UPDATE recipient_chunks SET registrations = $4, remaining = remaining - $5
+                WHERE provider = $1 AND notification = $2 AND part = $3
+                """, key + [.text(rest), .int(taken.count)])
         }
         return taken.count
     }

@@ -4,7 +4,7 @@
 ///
 /// Times are unix milliseconds. Accounts are account-id strings, space keys base58 strings.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, version2, version3, version4, version5, version6]
+    static let all: [String] = [version1, version2, version3, version4, version5, version6, version7]
 
     static var latestVersion: Int { all.count }
 
@@ -181,5 +181,31 @@ enum SQLiteMigrations {
         ALTER TABLE delivery_outcomes RENAME COLUMN notificationId TO notification_id;
         ALTER TABLE recipient_chunks RENAME COLUMN createdAt TO created_at;
         ALTER TABLE recipient_chunks RENAME COLUMN expiresAt TO expires_at;
+        """
+
+    /// Fewer B-trees written per Notify (issue 25). A chunk is keyed by (provider, notification,
+    /// part), so one B-tree serves a claim (a provider's chunks, oldest notification first) and the
+    /// lookups by notification (searched once per provider), where a rowid table and two indexes
+    /// were written. The status log remembers its notification's `seq` (NULL when nothing was
+    /// queued), so nothing looks a notification up by its id any more and `notifications_by_id`
+    /// goes. Chunks written before keep their rowid as their `part` (their order stays).
+    static let version7 = """
+        ALTER TABLE notification_log ADD COLUMN seq INTEGER;   -- notifications.seq, while it is stored
+        UPDATE notification_log SET seq = (SELECT n.seq FROM notifications n WHERE n.id = notification_log.id);
+        DROP INDEX notifications_by_id;
+        CREATE TABLE recipient_chunks_v7 (
+            provider      TEXT NOT NULL,
+            notification  INTEGER NOT NULL,    -- notifications.seq
+            part          INTEGER NOT NULL,    -- its place among the notification's chunks of the provider
+            registrations TEXT NOT NULL,       -- registration ids, comma-separated, none expanded yet
+            remaining     INTEGER NOT NULL,    -- how many ids `registrations` holds
+            created_at    INTEGER NOT NULL,
+            expires_at    INTEGER NOT NULL,
+            PRIMARY KEY (provider, notification, part)
+        ) WITHOUT ROWID;
+        INSERT INTO recipient_chunks_v7 (provider, notification, part, registrations, remaining, created_at, expires_at)
+            SELECT provider, notification, id, registrations, remaining, created_at, expires_at FROM recipient_chunks;
+        DROP TABLE recipient_chunks;
+        ALTER TABLE recipient_chunks_v7 RENAME TO recipient_chunks;
         """
 }

@@ -8,8 +8,7 @@ extension SQLiteStore {
     static func supersede(_ supersession: Supersession, caller: String, db: SQLiteConnection) throws -> Int {
         guard !supersession.devices.isEmpty else { return 0 }
         // Unclaimed deliveries of the group become outbox rows first, so one rule withdraws all.
-        try expandChunks(where: "notification IN (SELECT seq FROM notifications WHERE caller = ? AND group_id = ?)",
-                         [.text(caller), .text(supersession.groupId)], upTo: .max, nowMs: .max, db: db)
+        try expandChunks(where: groupChunks, [.text(caller), .text(supersession.groupId)], upTo: .max, nowMs: .max, db: db)
         let rows = try db.query("""
             SELECT o.id, r.account, r.device_id
             FROM notifications n
@@ -27,6 +26,9 @@ extension SQLiteStore {
         return withdrawn
     }
 
+    /// The chunks of the caller's (?1) notifications of a group (?2), for `expandChunks`.
+    static let groupChunks = "\(RecipientChunks.everyProvider) AND notification IN (SELECT seq FROM notifications WHERE caller = ? AND group_id = ?)"
+
     /// Records `key` for `caller` unless it was accepted at or after `since`: nil when recorded (or
     /// there is no key), else the first notification's id. One statement when the key is new; a
     /// record older than the window (still there until the next purge) is replaced.
@@ -43,10 +45,11 @@ extension SQLiteStore {
         return try accepted(caller: caller, key: key, since: since, db: db)
     }
 
-    /// Logs an accepted notification for its status query (PROTOCOL §4.4), deliveries or not.
-    static func logAccepted(_ notification: NotificationRecord, caller: String, db: SQLiteConnection) throws {
-        try db.run("INSERT OR REPLACE INTO notification_log (id, caller, created_at) VALUES (?, ?, ?)",
-                   [.text(notification.id), .text(caller), .integer(notification.createdAt.unixMilliseconds)])
+    /// Logs an accepted notification for its status query (PROTOCOL §4.4), deliveries or not, with
+    /// the `seq` of its stored row when it queued deliveries (what the status reads them by).
+    static func logAccepted(_ notification: NotificationRecord, caller: String, seq: Int64?, db: SQLiteConnection) throws {
+        try db.run("INSERT OR REPLACE INTO notification_log (id, caller, created_at, seq) VALUES (?, ?, ?, ?)",
+                   [.text(notification.id), .text(caller), .integer(notification.createdAt.unixMilliseconds), seq.map { .integer($0) } ?? .null])
     }
 
     /// Inserts the notification with `pending` rows to come; returns its seq.

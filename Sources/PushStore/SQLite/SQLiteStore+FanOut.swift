@@ -24,8 +24,10 @@ extension SQLiteStore {
             if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
-            try Self.logAccepted(notification, caller: caller, db: db)
-            guard !unique.isEmpty, !platforms.isEmpty else { return EnqueueResult(.accepted(notification.id)) }
+            guard !unique.isEmpty, !platforms.isEmpty else {
+                try Self.logAccepted(notification, caller: caller, seq: nil, db: db)
+                return EnqueueResult(.accepted(notification.id))
+            }
             // Only a replacing Notify reads its recipients into Swift: for the devices it withdraws from.
             var superseded = 0
             if fanOut.replacesGroup != nil, let supersession = fanOut.supersession(of: try Self.recipients(of: unique, db: db)) {
@@ -36,15 +38,16 @@ extension SQLiteStore {
             let seq = try db.queryFirst("SELECT coalesce(max(seq), 0) + 1 FROM notifications") { $0.int64(0) } ?? 1
             var bound = parameters
             bound[0] = .integer(seq)
-            let chunks = try db.query(fanOutSQL, bound) { (id: $0.int64(0), count: $0.int(1)) }
+            let chunks = try db.query(fanOutSQL, bound) { (provider: $0.text(0), count: $0.int(1)) }
             for chunk in chunks where chunk.count > RecipientChunks.capacity {
-                try Self.splitChunk(chunk.id, db: db)
+                try Self.splitChunk(provider: chunk.provider, notification: seq, db: db)
             }
             let queued = chunks.reduce(0) { $0 + $1.count }
             if queued > 0 {
                 let inserted = try Self.insertNotification(notification, caller: caller, pending: queued, db: db)
                 guard inserted == seq else { throw StoreError.corruptRecord("notification seq \(inserted), chunks of \(seq)") }
             }
+            try Self.logAccepted(notification, caller: caller, seq: queued > 0 ? seq : nil, db: db)
             return EnqueueResult(.accepted(notification.id), queued: queued, superseded: superseded)
         })
     }
@@ -72,7 +75,7 @@ extension SQLiteStore {
     /// ?5/?6 excluded (account, deviceId), then a (spaceKey, topic) pair per topic from ?7, then the
     /// enabled platforms. Call routing: `apns_voip` gets calls only, and a device with an enabled
     /// `apns_voip` registration gets a call there only. Writes one chunk per provider, whatever its
-    /// size (the caller splits the large ones); rows: each chunk's id and id count.
+    /// size, as part 0 (the caller splits the large ones); rows: each chunk's provider and id count.
     static func fanOutSQL(topics: Int, platforms: [Platform], kind: NotifyKind) -> String {
         let providerOf = Platform.allCases.map { "WHEN '\($0.rawValue)' THEN '\($0.provider.rawValue)'" }.joined(separator: " ")
         // Numbered throughout: a bare `?` would take the number after the largest one parsed so far.
@@ -95,8 +98,8 @@ extension SQLiteStore {
         // search per account: the unary `+` keeps SQLite from searching once per (account, enabled
         // platform), which took twice as long with five platforms enabled.
         return """
-            INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
-            SELECT ?1, provider, group_concat(id, '\(RecipientChunks.separator)'), count(*), ?2, ?3
+            INSERT INTO recipient_chunks (provider, notification, part, registrations, remaining, created_at, expires_at)
+            SELECT provider, ?1, 0, group_concat(id, '\(RecipientChunks.separator)'), count(*), ?2, ?3
             FROM (SELECT r.id AS id, CASE r.platform \(providerOf) END AS provider
                   FROM registrations r
                   WHERE r.account IN (SELECT s.account FROM (VALUES \(pairs)) v
@@ -106,7 +109,7 @@ extension SQLiteStore {
                     AND NOT (r.account IS ?5 AND r.device_id IS ?6)
                     \(routing))
             GROUP BY provider
-            RETURNING id, remaining
+            RETURNING provider, remaining
             """
     }
 }

@@ -8,12 +8,15 @@ extension SQLiteStore {
             if let first = try Self.claimKey(key, caller: caller, notification: notification, since: duplicateSince, db: db) {
                 return EnqueueResult(.duplicate(first))
             }
-            try Self.logAccepted(notification, caller: caller, db: db)
             let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
-            guard !deliveries.isEmpty else { return EnqueueResult(.accepted(notification.id), superseded: superseded) }
+            guard !deliveries.isEmpty else {
+                try Self.logAccepted(notification, caller: caller, seq: nil, db: db)
+                return EnqueueResult(.accepted(notification.id), superseded: superseded)
+            }
             let seq = try Self.insertNotification(notification, caller: caller, pending: deliveries.count, db: db)
             try Self.insertChunks(of: deliveries, notification: seq, createdAt: notification.createdAt.unixMilliseconds,
                                   expiresAt: notification.expiresAt.unixMilliseconds, db: db)
+            try Self.logAccepted(notification, caller: caller, seq: seq, db: db)
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         })
     }

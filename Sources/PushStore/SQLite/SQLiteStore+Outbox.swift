@@ -140,31 +140,41 @@ extension SQLiteStore {
         return gone
     }
 
+    /// A status's queued and claimed deliveries (the notification's seq ?1 and id ?2): the log's seq
+    /// names the stored row only while the row is this notification's (SQLite may give a deleted
+    /// row's seq to a later one).
+    static let pendingSQL = """
+        SELECT o.provider, o.state, o.attempts, o.next_attempt_at FROM notifications n JOIN outbox o ON o.notification = n.seq
+        WHERE n.seq = ? AND n.id = ?
+        """
+
+    /// The same for its unexpanded deliveries, per provider.
+    static let unexpandedSQL = """
+        SELECT c.provider, sum(c.remaining) FROM notifications n JOIN recipient_chunks c ON c.notification = n.seq
+        WHERE n.seq = ? AND n.id = ? AND c.\(RecipientChunks.everyProvider)
+        GROUP BY c.provider
+        """
+
     package func notificationStatus(id: String, caller: String) throws -> NotificationStatus? {
         try read { db in
-            guard let created = try db.queryFirst("SELECT created_at FROM notification_log WHERE id = ? AND caller = ?",
-                                                  [.text(id), .text(caller)], { $0.int64(0) })
+            guard let logged = try db.queryFirst("SELECT created_at, seq FROM notification_log WHERE id = ? AND caller = ?",
+                                                 [.text(id), .text(caller)], { (created: $0.int64(0), seq: $0.optionalInt64(1)) })
             else { return nil }
-            var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: created))
+            var status = NotificationStatus(id: id, createdAt: Date(unixMilliseconds: logged.created))
             try db.query("SELECT provider, outcome, count FROM delivery_outcomes WHERE notification_id = ?", [.text(id)]) { row in
                 (row.text(0), row.text(1), row.int(2))
             }.forEach { provider, outcome, count in
                 guard let provider = Provider(rawValue: provider), let outcome = FinalOutcome(rawValue: outcome) else { return }
                 status.providers[provider, default: .init()].add(outcome, count)
             }
-            try db.query("""
-                SELECT o.provider, o.state, o.attempts, o.next_attempt_at FROM notifications n JOIN outbox o ON o.notification = n.seq
-                WHERE n.id = ?
-                """, [.text(id)]) { row in (row.text(0), row.int(1), row.int(2), row.int64(3)) }
+            guard let seq = logged.seq else { return status }
+            try db.query(Self.pendingSQL, [.integer(seq), .text(id)]) { row in (row.text(0), row.int(1), row.int(2), row.int64(3)) }
             .forEach { provider, state, attempts, due in
                 guard let provider = Provider(rawValue: provider) else { return }
                 status.providers[provider, default: .init()].addPending(claimed: state == 1, attempts: attempts,
                                                                         due: Date(unixMilliseconds: due))
             }
-            try db.query("""
-                SELECT c.provider, sum(c.remaining) FROM notifications n JOIN recipient_chunks c ON c.notification = n.seq
-                WHERE n.id = ? GROUP BY c.provider
-                """, [.text(id)]) { row in (row.text(0), row.int(1)) }
+            try db.query(Self.unexpandedSQL, [.integer(seq), .text(id)]) { row in (row.text(0), row.int(1)) }
             .forEach { provider, count in
                 guard let provider = Provider(rawValue: provider) else { return }
                 status.providers[provider, default: .init()].queued += count

@@ -9,32 +9,34 @@ extension SQLiteStore {
                              db: SQLiteConnection) throws {
         for chunk in RecipientChunks.chunks(of: deliveries) {
             try db.run("""
-                INSERT INTO recipient_chunks (notification, provider, registrations, remaining, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, [.integer(seq), .text(chunk.provider.rawValue), .text(chunk.registrations), .int(chunk.count),
+                INSERT INTO recipient_chunks (provider, notification, part, registrations, remaining, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.text(chunk.provider.rawValue), .integer(seq), .int(chunk.part), .text(chunk.registrations), .int(chunk.count),
                       .integer(createdAt), .integer(expiresAt)])
         }
     }
 
-    /// Replaces the chunk `id` by chunks of at most `RecipientChunks.capacity` ids (the fan-out
-    /// SQL writes one per provider; a provider with more recipients than that is the rare case).
-    static func splitChunk(_ id: Int64, db: SQLiteConnection) throws {
+    /// Replaces the notification's one chunk of `provider` (part 0) by chunks of at most
+    /// `RecipientChunks.capacity` ids (the fan-out SQL writes one per provider; a provider with more
+    /// recipients than that is the rare case).
+    static func splitChunk(provider: String, notification seq: Int64, db: SQLiteConnection) throws {
         guard let chunk = try db.queryFirst("""
-            DELETE FROM recipient_chunks WHERE id = ? RETURNING notification, provider, registrations, created_at, expires_at
-            """, [.integer(id)], { row in
-                (seq: row.int64(0), provider: row.text(1), registrations: row.text(2), createdAt: row.int64(3), expiresAt: row.int64(4))
+            DELETE FROM recipient_chunks WHERE provider = ? AND notification = ? AND part = 0
+            RETURNING registrations, created_at, expires_at
+            """, [.text(provider), .integer(seq)], { row in
+                (registrations: row.text(0), createdAt: row.int64(1), expiresAt: row.int64(2))
             })
         else { return }
-        guard let provider = Provider(rawValue: chunk.provider) else {
-            throw StoreError.corruptRecord("unknown provider \(chunk.provider)")
+        guard let provider = Provider(rawValue: provider) else {
+            throw StoreError.corruptRecord("unknown provider \(provider)")
         }
         let ids = RecipientChunks.take(.max, from: chunk.registrations).taken
-        try insertChunks(of: ids.map { Delivery(registrationId: $0, provider: provider) }, notification: chunk.seq,
+        try insertChunks(of: ids.map { Delivery(registrationId: $0, provider: provider) }, notification: seq,
                          createdAt: chunk.createdAt, expiresAt: chunk.expiresAt, db: db)
     }
 
     /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
-    /// `recipient_chunks`, with `values`), oldest chunk first, into queued outbox rows due at
+    /// `recipient_chunks`, with `values`), oldest notification first, into queued outbox rows due at
     /// their notification's creation (or `nowMs`, if that is earlier). A chunk taken whole is
     /// deleted, one taken in part keeps the rest. Returns how many rows it wrote.
     @discardableResult
@@ -42,11 +44,8 @@ extension SQLiteStore {
                              db: SQLiteConnection) throws -> Int {
         var expanded = 0
         while expanded < room {
-            guard let chunk = try db.queryFirst("""
-                SELECT id, notification, provider, registrations, created_at, expires_at FROM recipient_chunks
-                WHERE \(condition) ORDER BY id LIMIT 1
-                """, values, { row in
-                    (id: row.int64(0), seq: row.int64(1), provider: row.text(2), registrations: row.text(3),
+            guard let chunk = try db.queryFirst(nextChunkSQL(where: condition), values, { row in
+                    (provider: row.text(0), seq: row.int64(1), part: row.int64(2), registrations: row.text(3),
                      createdAt: row.int64(4), expiresAt: row.int64(5))
                 })
             else { break }
@@ -60,16 +59,26 @@ extension SQLiteStore {
                 try insert.execute([.integer(chunk.seq), .text(registration), .text(chunk.provider), .integer(due),
                                     .integer(chunk.createdAt), .integer(chunk.expiresAt)])
             }
+            let key: [SQLiteValue] = [.text(chunk.provider), .integer(chunk.seq), .integer(chunk.part)]
             if rest.isEmpty {
-                try db.run("DELETE FROM recipient_chunks WHERE id = ?", [.integer(chunk.id)])
+                try db.run("DELETE FROM recipient_chunks WHERE provider = ? AND notification = ? AND part = ?", key)
             } else {
-                try db.run("UPDATE recipient_chunks SET registrations = ?, remaining = remaining - ? WHERE id = ?",
-                           [.text(rest), .int(taken.count), .integer(chunk.id)])
+                try db.run("""
+                    UPDATE recipient_chunks SET registrations = ?, remaining = remaining - ? WHERE provider = ? AND notification = ? AND part = ?
+                    """, [.text(rest), .int(taken.count)] + key)
             }
             expanded += taken.count
             if taken.isEmpty { break }  // an empty chunk text: nothing more to take from it
         }
         return expanded
+    }
+
+    /// The chunk `expandChunks` takes next among those matching `condition`: of the oldest notification.
+    static func nextChunkSQL(where condition: String) -> String {
+        """
+        SELECT provider, notification, part, registrations, created_at, expires_at FROM recipient_chunks
+        WHERE \(condition) ORDER BY notification, part LIMIT 1
+        """
     }
 
     /// Before a claim of `provider`: expands fresh deliveries into the room the due outbox rows

@@ -46,4 +46,23 @@ import Testing
         // The second probe appended a frame (4 KiB page + 24-byte header) for every page of padding.
         #expect(walAfter - walBefore >= SQLiteStore.probePadding / 4096 * 4120)
     }
+
+    /// The reads of the tables a Notify writes, on the paths that run per request or per claim,
+    /// search a key or an index, with the fewer B-trees of schema version 7.
+    @Test func chunkAndStatusReadsSearchAKey() throws {
+        let fixture = try StoreFixture()
+        let chunkKey = "recipient_chunks USING PRIMARY KEY (provider=?"
+        let reads: [(sql: String, parameters: Int, searches: String)] = [
+            (SQLiteStore.nextChunkSQL(where: "provider = ?"), 1, chunkKey),  // a claim's expansion
+            (SQLiteStore.nextChunkSQL(where: SQLiteStore.groupChunks), 2, chunkKey),  // a replacing Notify's withdrawal
+            (SQLiteStore.pendingSQL, 2, "outbox_by_notification"), (SQLiteStore.unexpandedSQL, 2, "c USING PRIMARY KEY (provider=?"),
+        ]
+        for read in reads {
+            let plan = try fixture.store.read { db in
+                try db.query("EXPLAIN QUERY PLAN " + read.sql, Array(repeating: .null, count: read.parameters)) { $0.text(3) }
+            }
+            #expect(plan.contains { $0.hasPrefix("SEARCH") && $0.contains(read.searches) }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+        }
+    }
 }
