@@ -1,6 +1,6 @@
 import Foundation
 import PushCrypto
-import PushHTTP
+@testable import PushHTTP
 import PushMatrix
 import PushNet
 import PushService
