@@ -169,8 +169,9 @@ fault-test: test-deps release venv
 
 ## Figures, never a pass/fail: the crypto rates, then deliveries end to end through nghttpd
 ## (PushBench e2e; BENCH_ARGS e.g. "--runs 5"). Other suites: .build/release/PushBench help.
-bench: release
+bench: release venv
 	$(call install-missing,$(BENCH_APT_PACKAGES))
+	$(PY) -m pip install -q --disable-pip-version-check -r Tests/Bench/requirements.txt
 	.build/release/PushBench crypto
 	.build/release/PushBench e2e $(BENCH_ARGS)
 

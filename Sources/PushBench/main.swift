@@ -11,6 +11,7 @@ usage: PushBench crypto | all
 \(DoorBench.usage)
 \(SoakCommand.usage)
 \(E2EBench.usage)
+\(GrowthBench.usage)
 """
 
 /// The options a suite parsed, or `help` printed and exit 2.
@@ -31,6 +32,7 @@ do {
     case "ingest": try IngestBench.run(parsed(IngestBench.parse(rest), help: usage))
     case "door": try DoorBench.run(parsed(DoorBench.parse(rest), help: usage))
     case "e2e": try E2EBench.run(parsed(E2EBench.parse(rest), help: usage))
+    case "growth": try GrowthBench.run(parsed(GrowthBench.parse(rest), help: usage))
     case "soak": SoakCommand.run(rest)
     case "deliver": try DeliveryBenchmark.run(parsed(DeliveryBenchmark.parse(rest), help: DeliveryBenchmark.usage))
     default:

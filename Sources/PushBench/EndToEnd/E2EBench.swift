@@ -1,6 +1,7 @@
 import Foundation
 import PushCrypto
 import PushProtocol
+import PushStore
 
 /// `PushBench e2e`: deliveries through the whole path a provider sees. Signed Notify over the
 /// node's HTTP API → the outbox → the gateways → libcurl HTTP/2 over TLS → `nghttpd`, a separate
@@ -58,43 +59,74 @@ enum E2EBench {
 
     static func run(_ options: Options) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushbench-e2e-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let binary = options.binary ?? (URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/pushnode")
         let population = try E2EPopulation(providers: options.providers, fanOut: options.fanOut)
         let sink = try HTTP2Sink(directory: directory, apnsTokens: population.apnsTokens, webPushEndpoints: options.fanOut,
                                  streams: options.sinkStreams)
         defer { sink.stop() }
-        let node = try BenchNode(binary: binary, dataDir: directory + "/data", sink: sink, storageURL: options.storageURL,
-                                 engine: options.engine, logFile: directory + "/node.log")
-        defer { node.stop() }
-        try population.register(on: node, sink: sink)
-        let idle = ProcessStats.residentMiB(node.pid)
+        // With --storage-url, a second node on a scratch schema of that database, side by side with the SQLite node.
+        let schema = try options.storageURL.map { try PostgresScratchSchema(baseURL: $0) }
+        defer { schema?.drop() }
+        var nodes = [StoreNode(name: "SQLite", node: try BenchNode(
+            binary: binary, dataDir: directory + "/data", sink: sink, storageURL: nil, engine: options.engine,
+            logFile: directory + "/node.log"))]
+        defer { nodes.forEach { $0.node.stop() } }
+        if let schema {
+            nodes.append(StoreNode(name: "PostgreSQL", node: try BenchNode(
+                binary: binary, dataDir: directory + "/data-pg", sink: sink, storageURL: schema.url, engine: options.engine,
+                logFile: directory + "/node-pg.log")))
+        }
+        for store in nodes { try population.register(on: store.node, sink: sink) }
         let notifies = max(1, options.deliveries / options.fanOut)
-        print("== e2e: pushnode (pid \(node.pid)) → \(options.engine) HTTP/2 + TLS → nghttpd (separate process, \(options.sinkStreams) streams), "
-              + "\(notifies) Notify × fan-out \(options.fanOut) = \(notifies * options.fanOut) deliveries per provider and run, "
-              + "payload \(options.payloadBytes) B, \(options.rate.map { String(format: "paced at %.0f deliveries/s", $0) } ?? "Notify as fast as accepted"), "
-              + "\(ProcessInfo.processInfo.activeProcessorCount) cores; idle RSS \(String(format: "%.1f", idle)) MiB")
+        for store in nodes {
+            print("== e2e (\(store.name)): pushnode (pid \(store.node.pid)) → \(options.engine) HTTP/2 + TLS → nghttpd (separate process, \(options.sinkStreams) streams), "
+                  + "\(notifies) Notify × fan-out \(options.fanOut) = \(notifies * options.fanOut) deliveries per provider and run, "
+                  + "payload \(options.payloadBytes) B, \(options.rate.map { String(format: "paced at %.0f deliveries/s", $0) } ?? "Notify as fast as accepted"), "
+                  + "\(ProcessInfo.processInfo.activeProcessorCount) cores; idle RSS \(String(format: "%.1f", ProcessStats.residentMiB(store.node.pid))) MiB")
+        }
+        if nodes.count > 1 { print("   the two nodes take turns: each provider's run on one, then on the other, the order swapped every run") }
 
-        var results: [Provider: [RunFigures]] = [:]
+        var results: [String: [Provider: [RunFigures]]] = [:]
         for round in 1...options.runs {
             let limits = try Limits.measure(sink: sink, requests: notifies * options.fanOut, bodyBytes: 3000,
-                                            payloadBytes: options.payloadBytes)
-            print(String(format: "-- run %d: h2load %.0f req/s (1 connection, 3000 B bodies); RFC 8291 encrypt %.0f/s on 1 thread, %.0f/s on 2",
-                         round, limits.h2load, limits.encryptOneThread, limits.encryptTwoThreads))
+                                            payloadBytes: options.payloadBytes,
+                                            webPush: options.providers.contains(.webpush) ? (population.webPushSubscriptions(sink: sink), directory) : nil)
+            print(limits.line(round: round))
             for audience in population.audiences {
-                // The first delivery of a provider mints its credential and opens its connection: warm up once.
-                if round == 1 { _ = try measure(audience, notifies: 1, options: options, population: population, node: node, sink: sink) }
-                var figures = try measure(audience, notifies: notifies, options: options, population: population, node: node, sink: sink)
-                figures.limits = limits
-                print(figures.line)
-                results[audience.provider, default: []].append(figures)
+                for store in round % 2 == 1 ? nodes : nodes.reversed() {
+                    // The first delivery of a provider mints its credential and opens its connection: warm up once.
+                    if round == 1 { _ = try measure(audience, notifies: 1, options: options, population: population, node: store.node, sink: sink) }
+                    var figures = try measure(audience, notifies: notifies, options: options, population: population, node: store.node, sink: sink)
+                    figures.limits = limits
+                    print((nodes.count > 1 ? store.label : "") + figures.line)
+                    results[store.name, default: [:]][audience.provider, default: []].append(figures)
+                }
             }
         }
         if options.runs > 1 {
             print("== medians of \(options.runs) runs")
-            for provider in options.providers { print(RunFigures.medianLine(provider, results[provider] ?? [])) }
+            for store in nodes {
+                for provider in options.providers {
+                    print((nodes.count > 1 ? store.label : "") + RunFigures.medianLine(provider, results[store.name]?[provider] ?? []))
+                }
+            }
         }
+        if nodes.count > 1 {
+            print("== PostgreSQL / SQLite, same run (median of the per-run ratios; target: delivered/s >= 0.7)")
+            for provider in options.providers {
+                print(RunFigures.ratioLine(provider, postgres: results["PostgreSQL"]?[provider] ?? [],
+                                           sqlite: results["SQLite"]?[provider] ?? []))
+            }
+        }
+    }
+
+    /// A node under test and the store it runs on.
+    private struct StoreNode {
+        var name: String
+        var node: BenchNode
+        var label: String { name.padding(toLength: 11, withPad: " ", startingAt: 0) }
     }
 
     /// One provider's run: sends the Notifies, waits until every delivery has a final outcome,
@@ -165,15 +197,36 @@ struct Limits {
     var h2load: Double
     var encryptOneThread: Double
     var encryptTwoThreads: Double
+    /// pywebpush's pushes per second in one Python process (`PyWebPushRate`), when Web Push runs.
+    var pywebpush: Result<Double, BenchFailure>?
 
-    static func measure(sink: HTTP2Sink, requests: Int, bodyBytes: Int, payloadBytes: Int) throws -> Limits {
+    /// `webPush`: the subscriptions pywebpush prepares pushes for, and a scratch directory.
+    static func measure(sink: HTTP2Sink, requests: Int, bodyBytes: Int, payloadBytes: Int,
+                        webPush: (subscriptions: [[String: Any]], directory: String)? = nil) throws -> Limits {
         let h2load = try sink.h2load(requests: requests, connections: 1, bodyBytes: bodyBytes)
         let subscriber = try WebPushSubscriberKeys(p256dh: try P256.PrivateKey.generate().publicKey.base64URLRepresentation,
                                                    auth: Base64.encodeURL(SecureRandom.bytes(16)))
         let payload = SecureRandom.bytes(payloadBytes)
         let encrypt: @Sendable () -> Void = { Sink.consume(try! WebPush.encrypt(payload, to: subscriber)) }
         return Limits(h2load: h2load, encryptOneThread: ParallelRate.measure(threads: 1, seconds: 0.5, encrypt),
-                      encryptTwoThreads: ParallelRate.measure(threads: 2, seconds: 0.5, encrypt))
+                      encryptTwoThreads: ParallelRate.measure(threads: 2, seconds: 0.5, encrypt),
+                      pywebpush: webPush.map {
+                          PyWebPushRate.measure(subscriptions: $0.subscriptions, payloadBytes: payloadBytes, seconds: 3,
+                                                directory: $0.directory)
+                      })
+    }
+
+    func line(round: Int) -> String {
+        var text = String(format: "-- run %d: h2load %.0f req/s (1 connection, 3000 B bodies); RFC 8291 encrypt %.0f/s on 1 thread, %.0f/s on 2",
+                          round, h2load, encryptOneThread, encryptTwoThreads)
+        switch pywebpush {
+        case .success(let rate)?:
+            text += String(format: "; pywebpush %.0f pushes/s in one Python process (encode + VAPID header; not sent: "
+                           + "pywebpush sends HTTP/1.1 and the sink is h2-only)", rate)
+        case .failure(let failure)?: text += "; pywebpush not measured: \(failure)"
+        case nil: break
+        }
+        return text
     }
 }
 

@@ -16,6 +16,9 @@ struct E2EPopulation {
     let sender = AccountKey.generate()
     /// Distinct APNs tokens and Web Push endpoint numbers, for the sink's document root.
     let apnsTokens: [String]
+    /// The Web Push subscriptions' keys: one `p256dh` for all, an `auth` secret per endpoint.
+    let webPushP256dh: [UInt8]
+    let webPushAuths: [[UInt8]]
 
     init(providers: [Provider], fanOut: Int) throws {
         let space = Ed25519.KeyPair()
@@ -34,12 +37,21 @@ struct E2EPopulation {
                             accounts: (0..<fanOut).map { _ in AccountKey.generate() })
         }
         apnsTokens = (0..<fanOut).map { _ in SecureRandom.bytes(32).map { String(format: "%02x", $0) }.joined() }
+        webPushP256dh = try P256.PrivateKey.generate().publicKeyRawRepresentation
+        webPushAuths = (0..<fanOut).map { _ in SecureRandom.bytes(16) }
+    }
+
+    /// The Web Push subscriptions as a browser hands them over (`endpoint`, `keys`), for pywebpush.
+    func webPushSubscriptions(sink: HTTP2Sink) -> [[String: Any]] {
+        webPushAuths.indices.map { index in
+            ["endpoint": sink.origin + "/push/\(index)",
+             "keys": ["p256dh": Base64.encodeURL(webPushP256dh), "auth": Base64.encodeURL(webPushAuths[index])]]
+        }
     }
 
     /// Registers every account's token and subscribes it, over one keep-alive connection.
     func register(on node: BenchNode, sink: HTTP2Sink) throws {
         let connection = try LoopbackConnection(port: node.port)
-        let p256dh = try P256.PrivateKey.generate().publicKeyRawRepresentation
         for audience in audiences {
             for (index, account) in audience.accounts.enumerated() {
                 let token = switch audience.platform {
@@ -49,8 +61,8 @@ struct E2EPopulation {
                 }
                 let registration = SetTokenRequest(
                     deviceId: "bench-device", platform: audience.platform, token: token,
-                    p256dh: audience.platform == .webpush ? p256dh : nil,
-                    auth: audience.platform == .webpush ? SecureRandom.bytes(16) : nil)
+                    p256dh: audience.platform == .webpush ? webPushP256dh : nil,
+                    auth: audience.platform == .webpush ? webPushAuths[index] : nil)
                 let signer = HTTPSigner(key: account)
                 try expectOK(connection.exchange(SignedRequest.make("POST", "/v1/tokens", body: try JSON.encode(registration),
                                                                     signer: signer)), "POST /v1/tokens")

@@ -53,6 +53,7 @@ struct RunFigures {
                           Int(delivered), seconds, rate / limits.h2load)
         if provider == .webpush {
             text += String(format: "  /encrypt(2 threads) %.2f", rate / limits.encryptTwoThreads)
+            if let python = try? limits.pywebpush?.get() { text += String(format: "  /pywebpush %.1f×", rate / python) }
         }
         text += String(format: "  accept→answer ms p50 %.0f p99 %.0f max ≤%@  >1 s: %.0f  retried %.0f failed %.0f",
                        latency.quantile(0.5) * 1000, latency.quantile(0.99) * 1000, latency.maxBound, latency.over(1),
@@ -62,18 +63,34 @@ struct RunFigures {
         return text
     }
 
+    static func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
+
     static func medianLine(_ provider: Provider, _ runs: [RunFigures]) -> String {
-        func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
         var text = String(format: "%@ delivered/s %6.0f  /h2load %.2f", provider.label, median(runs.map(\.rate)),
                           median(runs.map { $0.rate / $0.limits.h2load }))
         if provider == .webpush {
             text += String(format: "  /encrypt(2 threads) %.2f", median(runs.map { $0.rate / $0.limits.encryptTwoThreads }))
+            let pythonRatios = runs.compactMap { run in (try? run.limits.pywebpush?.get()).map { run.rate / $0 } }
+            if !pythonRatios.isEmpty { text += String(format: "  /pywebpush %.1f×", median(pythonRatios)) }
         }
         text += String(format: "  p50 %.0f ms p99 %.0f ms  runs with a delivery >1 s: %d of %d  retried %.0f  CPU %.0f µs/delivery  peak RSS %.1f MiB",
                        median(runs.map { $0.latency.quantile(0.5) * 1000 }), median(runs.map { $0.latency.quantile(0.99) * 1000 }),
                        runs.filter { $0.latency.over(1) > 0 }.count, runs.count, runs.reduce(0) { $0 + $1.retried },
                        median(runs.map(\.cpuMicrosecondsPerDelivery)), runs.map(\.peakMiB).max() ?? 0)
         return text
+    }
+}
+
+extension RunFigures {
+    /// PostgreSQL's figures over SQLite's for one provider: the median of the ratios of runs
+    /// measured back to back (run i of one store with run i of the other).
+    static func ratioLine(_ provider: Provider, postgres: [RunFigures], sqlite: [RunFigures]) -> String {
+        let pairs = zip(postgres, sqlite)
+        return String(format: "%@ delivered/s %.2f (%.0f / %.0f)  CPU per delivery %.2f (%.0f / %.0f µs)  p99 %.2f",
+                      provider.label, median(pairs.map { $0.rate / $1.rate }), median(postgres.map(\.rate)), median(sqlite.map(\.rate)),
+                      median(pairs.map { $0.cpuMicrosecondsPerDelivery / $1.cpuMicrosecondsPerDelivery }),
+                      median(postgres.map(\.cpuMicrosecondsPerDelivery)), median(sqlite.map(\.cpuMicrosecondsPerDelivery)),
+                      median(pairs.map { $0.latency.quantile(0.99) / max($1.latency.quantile(0.99), 1e-9) }))
     }
 }
 
