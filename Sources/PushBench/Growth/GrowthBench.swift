@@ -15,6 +15,9 @@ enum GrowthBench {
         var storageURL: String?
         /// `--only-postgres 1`: skip the SQLite sizes.
         var postgresOnly = false
+        /// `--analyze 1`: on PostgreSQL, `ANALYZE` after the fill (fresh planner statistics before
+        /// the measurements, which autovacuum may not have gathered yet after a bulk fill).
+        var analyze = false
         var requests = 2000
         var clients = 4
         var probeFanOut = 10
@@ -24,7 +27,7 @@ enum GrowthBench {
 
     static let usage = """
                PushBench growth [--registrations 10000,100000,1000000] [--queued 100000,1000000,10000000]
-                                [--storage-url postgres://… [--only-postgres 1]] [--requests N] [--drain-seconds S] [--node PATH]
+                                [--storage-url postgres://… [--only-postgres 1] [--analyze 1]] [--requests N] [--drain-seconds S] [--node PATH]
         """
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -41,6 +44,7 @@ enum GrowthBench {
             case "--queued": guard let list = sizes(value) else { return nil }; options.queued = list
             case "--storage-url": options.storageURL = value
             case "--only-postgres": options.postgresOnly = value == "1"
+            case "--analyze": options.analyze = value == "1"
             case "--requests": guard let n = Int(value), n > 0 else { return nil }; options.requests = n
             case "--drain-seconds": guard let n = Double(value), n > 0 else { return nil }; options.drainSeconds = n
             case "--node": options.binary = value
@@ -60,10 +64,11 @@ enum GrowthBench {
         var p99: Double
         var rate: Double
         var cpuMicroseconds: Double
+        var scrapeMilliseconds: Double
 
         var line: String {
-            String(format: "%8d registrations %9d queued: Notify ms p50 %.2f p99 %.2f  delivered/s %.0f (node CPU %.0f µs/delivery)  ",
-                   registrations, fill.depth, p50, p99, rate, cpuMicroseconds) + fill.line
+            String(format: "%8d registrations %9d queued: Notify ms p50 %.2f p99 %.2f  delivered/s %.0f (node CPU %.0f µs/delivery)  "
+                   + "/metrics scrape %.0f ms  ", registrations, fill.depth, p50, p99, rate, cpuMicroseconds, scrapeMilliseconds) + fill.line
         }
 
         func ratio(to base: Figures) -> String {
@@ -84,8 +89,9 @@ enum GrowthBench {
             print("== growth (\(name)): fill through the store's API (\(GrowthFill(registrations: 0, queued: 0).threads) threads, "
                   + "100 FCM registrations per account, the queue as Notifies to all of them); then \(options.requests) signed Notify "
                   + "(fan-out \(options.probeFanOut)) from \(options.clients) loopback clients to an in-process node without delivery; "
-                  + "then pushnode drains the backlog to nghttpd for \(options.drainSeconds) s after its first delivery; "
-                  + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+                  + "then pushnode drains the backlog to nghttpd for \(options.drainSeconds) s after its first delivery (/metrics read once a second); "
+                  + "\(ProcessInfo.processInfo.activeProcessorCount) cores"
+                  + (options.analyze && baseURL != nil ? "; ANALYZE after each fill" : ""))
             var figures: [Figures] = []
             for (registrations, queued) in zip(options.registrations, options.queued) {
                 let size = try measure(registrations: registrations, queued: queued, baseURL: baseURL, options: options,
@@ -110,6 +116,9 @@ enum GrowthBench {
         let store = try IngestFixture.openStore(directory: directory, storageURL: schema?.url)
         let fill = try GrowthFill(registrations: registrations, queued: queued).run(into: store, probe: audience)
         store.close()
+        if options.analyze, let schema {
+            _ = try Tools.run(try Tools.path(of: "psql", package: "postgresql-client"), [schema.url, "-c", "ANALYZE"])
+        }
 
         let latencies = try GrowthProbe.notifyLatencies(
             dataDir: directory, storageURL: schema?.url, clients: options.clients,
@@ -120,6 +129,6 @@ enum GrowthBench {
         let drain = try GrowthProbe.drainRate(node: node, queued: fill.depth, seconds: options.drainSeconds)
         return Figures(registrations: registrations, queued: queued, fill: fill,
                        p50: IngestBench.percentile(latencies, 0.5), p99: IngestBench.percentile(latencies, 0.99),
-                       rate: drain.rate, cpuMicroseconds: drain.cpuMicroseconds)
+                       rate: drain.rate, cpuMicroseconds: drain.cpuMicroseconds, scrapeMilliseconds: drain.scrapeMilliseconds)
     }
 }

@@ -37,28 +37,36 @@ enum GrowthProbe {
 
     /// The delivery rate of the backlog: the `pushnode` binary over the filled store sends FCM
     /// to the sink; after its first delivery (credential minted, connection open), delivered/s
-    /// and node CPU per delivery over `seconds` (or until `queued` are delivered), from `/metrics`.
-    static func drainRate(node: BenchNode, queued: Int, seconds: Double) throws -> (rate: Double, cpuMicroseconds: Double) {
+    /// and node CPU per delivery over `seconds` (or until `queued` are delivered), from `/metrics`,
+    /// and how long a scrape took (each reads the queue depth from the store, `outboxStatistics`).
+    /// Scrapes are a second apart: each one's CPU counts against the deliveries.
+    static func drainRate(node: BenchNode, queued: Int, seconds: Double) throws
+        -> (rate: Double, cpuMicroseconds: Double, scrapeMilliseconds: Double) {
         let scrape = try LoopbackConnection(port: node.adminPort)
+        var scrapes: [Double] = []
         func delivered() throws -> Double {
-            try node.metrics(over: scrape).sum("pushnode_deliveries_total", ["provider": "fcm", "outcome": "delivered"])
+            let start = DispatchTime.now().uptimeNanoseconds
+            let metrics = try node.metrics(over: scrape)
+            scrapes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            return metrics.sum("pushnode_deliveries_total", ["provider": "fcm", "outcome": "delivered"])
         }
         let firstDeadline = Date(timeIntervalSinceNow: 60)
         while try delivered() == 0 {
             guard Date() < firstDeadline else { throw BenchFailure("no FCM delivery within 60 s of the node's start") }
-            usleep(20_000)
+            usleep(200_000)
         }
         let before = try delivered()
         let cpuBefore = ProcessStats.cpuSeconds(node.pid)
         let start = Date()
         var after = before
         repeat {
-            usleep(100_000)
+            usleep(useconds_t(min(1, seconds) * 1e6))
             after = try delivered()
         } while Date().timeIntervalSince(start) < seconds && after < Double(queued)
         let elapsed = Date().timeIntervalSince(start)
         let count = max(after - before, 1)
-        return ((after - before) / elapsed, (ProcessStats.cpuSeconds(node.pid) - cpuBefore) * 1e6 / count)
+        return ((after - before) / elapsed, (ProcessStats.cpuSeconds(node.pid) - cpuBefore) * 1e6 / count,
+                IngestBench.percentile(scrapes.sorted(), 0.5))
     }
 
     private static func expectQueued(_ answer: (status: Int, body: [UInt8])) throws {
