@@ -21,13 +21,16 @@ enum GrowthBench {
         var requests = 2000
         var clients = 4
         var probeFanOut = 10
+        /// Registrations per account of the bulk audience (each account is one subscription).
+        var devicesPerAccount = 100
         var drainSeconds = 10.0
         var binary: String?
     }
 
     static let usage = """
                PushBench growth [--registrations 10000,100000,1000000] [--queued 100000,1000000,10000000]
-                                [--storage-url postgres://… [--only-postgres 1] [--analyze 1]] [--requests N] [--drain-seconds S] [--node PATH]
+                                [--storage-url postgres://… [--only-postgres 1] [--analyze 1]] [--requests N] [--drain-seconds S] [--devices-per-account D]
+                                [--node PATH]
         """
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -47,6 +50,7 @@ enum GrowthBench {
             case "--analyze": options.analyze = value == "1"
             case "--requests": guard let n = Int(value), n > 0 else { return nil }; options.requests = n
             case "--drain-seconds": guard let n = Double(value), n > 0 else { return nil }; options.drainSeconds = n
+            case "--devices-per-account": guard let n = Int(value), n > 0 else { return nil }; options.devicesPerAccount = n
             case "--node": options.binary = value
             default: return nil
             }
@@ -87,7 +91,7 @@ enum GrowthBench {
         if let url = options.storageURL { stores.append(("PostgreSQL", url)) }
         for (name, baseURL) in stores {
             print("== growth (\(name)): fill through the store's API (\(GrowthFill(registrations: 0, queued: 0).threads) threads, "
-                  + "100 FCM registrations per account, the queue as Notifies to all of them); then \(options.requests) signed Notify "
+                  + "\(options.devicesPerAccount) FCM registrations per account, the queue as Notifies to all of them); then \(options.requests) signed Notify "
                   + "(fan-out \(options.probeFanOut)) from \(options.clients) loopback clients to an in-process node without delivery; "
                   + "then pushnode drains the backlog to nghttpd for \(options.drainSeconds) s after its first delivery (/metrics read once a second); "
                   + "\(ProcessInfo.processInfo.activeProcessorCount) cores"
@@ -114,7 +118,8 @@ enum GrowthBench {
         let audience = population.audiences[0]
 
         let store = try IngestFixture.openStore(directory: directory, storageURL: schema?.url)
-        let fill = try GrowthFill(registrations: registrations, queued: queued).run(into: store, probe: audience)
+        let fill = try GrowthFill(registrations: registrations, queued: queued, devicesPerAccount: options.devicesPerAccount)
+            .run(into: store, probe: audience)
         store.close()
         if options.analyze, let schema {
             _ = try Tools.run(try Tools.path(of: "psql", package: "postgresql-client"), [schema.url, "-c", "ANALYZE"])
