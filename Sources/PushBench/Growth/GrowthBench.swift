@@ -18,19 +18,19 @@ enum GrowthBench {
         /// `--analyze 1`: on PostgreSQL, `ANALYZE` after the fill (fresh planner statistics before
         /// the measurements, which autovacuum may not have gathered yet after a bulk fill).
         var analyze = false
-        var requests = 2000
-        var clients = 4
-        var probeFanOut = 10
+        /// The timed Notifies: how many, from how many loopback clients, each to how many registrations.
+        var requests = 2000, clients = 4, probeFanOut = 10
         /// Registrations per account of the bulk audience (each account is one subscription).
         var devicesPerAccount = 100
+        /// How long the backlog's drain is timed.
         var drainSeconds = 10.0
         var binary: String?
     }
 
     static let usage = """
                PushBench growth [--registrations 10000,100000,1000000] [--queued 100000,1000000,10000000]
-                                [--storage-url postgres://… [--only-postgres 1] [--analyze 1]] [--requests N] [--drain-seconds S] [--devices-per-account D]
-                                [--node PATH]
+                                [--storage-url postgres://… [--only-postgres 1] [--analyze 1]]
+                                [--requests N] [--drain-seconds S] [--devices-per-account D] [--node PATH]
         """
 
     static func parse(_ arguments: [String]) -> Options? {
