@@ -79,6 +79,8 @@ package final class DeliveryEngine: LongRunning {
     package let health: ProviderHealth
     /// Tries per minute and the recent outcomes, for the status page.
     package let activity: DeliveryActivity
+    /// The outbox per provider for `/metrics` and the status page, read at most so often.
+    package let queueStatistics: QueueStatistics
 
     package init(store: any OutboxStore, routes: [Route], transport: any DeliveryTransport, configuration: Configuration,
                 metrics: MetricsRegistry, log: LogSink, clock: EngineClock = .system) {
@@ -115,8 +117,10 @@ package final class DeliveryEngine: LongRunning {
         self.summary = summary
         self.activity = activity
         let providers = Set(lanes.keys.map(\.provider))
+        queueStatistics = QueueStatistics(read: { [store] in (try? store.outboxStatistics()) ?? [:] },
+                                          monotonic: clock.monotonic)
         DeliveryMetrics.registerOutboxGauges(registry: metrics, providers: Provider.allCases.filter(providers.contains),
-                                             store: store, clock: clock)
+                                             statistics: queueStatistics, clock: clock)
     }
 
     /// The providers with a lane.

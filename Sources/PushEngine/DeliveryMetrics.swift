@@ -43,18 +43,17 @@ package struct DeliveryMetrics: Sendable {
     static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 0.75, 1, 2.5, 5, 10, 30, 60,
                                            300, 1800]
 
-    /// Queue depth and oldest-entry age per provider, read from the store at scrape time.
-    package static func registerOutboxGauges<Store: OutboxStore>(registry: MetricsRegistry, providers: [Provider],
-                                                              store: Store, clock: EngineClock) {
-        let snapshot: @Sendable (Store) -> [Provider: OutboxStatistics] = { (try? $0.outboxStatistics()) ?? [:] }
+    /// Queue depth and oldest-entry age per provider, read at scrape time (`QueueStatistics`).
+    package static func registerOutboxGauges(registry: MetricsRegistry, providers: [Provider],
+                                             statistics: QueueStatistics, clock: EngineClock) {
         registry.gauge("pushnode_outbox_depth", help: "Deliveries queued or in flight, per provider.",
-                       labels: ["provider"], of: store) { store in
-            let stats = snapshot(store)
+                       labels: ["provider"], of: statistics) { statistics in
+            let stats = statistics.snapshot()
             return providers.map { ([$0.rawValue], Double(stats[$0]?.depth ?? 0)) }
         }
         registry.gauge("pushnode_outbox_oldest_age_seconds", help: "Age of the oldest queued delivery, per provider.",
-                       labels: ["provider"], of: store) { store in
-            let stats = snapshot(store)
+                       labels: ["provider"], of: statistics) { statistics in
+            let stats = statistics.snapshot()
             let now = clock.now()
             return providers.map { provider in
                 ([provider.rawValue], stats[provider].map { max(0, now.timeIntervalSince($0.oldestCreatedAt)) } ?? 0)

@@ -18,7 +18,7 @@ struct NodeStatusSource: Sendable {
 
     func snapshot(startedAt: Date) -> NodeStatus {
         let now = now()
-        let queues = (try? store.outboxStatistics()) ?? [:]
+        let queues = engine.queueStatistics.snapshot()
         let health = engine.health.snapshot
         let failures = engine.health.lastFailures
         let inFlight = engine.inFlightByLane
