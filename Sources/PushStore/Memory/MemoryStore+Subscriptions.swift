@@ -27,7 +27,7 @@ extension MemoryStore {
 
     package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
         let unique = Set(topics)
-        guard unique.count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+        try SubscriptionLimit.check(unique.count, limit: limit)
         return try write { tables in
             for topic in tables.subscriptions[account] ?? [] where !unique.contains(topic) {
                 tables.unsubscribe(account, from: topic)
@@ -41,7 +41,7 @@ extension MemoryStore {
         try write { tables in
             let after = (tables.subscriptions[account] ?? []).union(topics)
             // Checked before the first change: nothing is added past the limit.
-            guard after.count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+            try SubscriptionLimit.check(after.count, limit: limit)
             for topic in topics { tables.subscribe(account, to: topic) }
             return after.count
         }

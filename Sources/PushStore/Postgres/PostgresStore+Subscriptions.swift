@@ -15,8 +15,7 @@ extension PostgresStore {
     // MARK: Subscriptions
 
     package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
-        let unique = Array(Set(topics))
-        guard unique.count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+        let unique = try SubscriptionLimit.distinct(topics, limit: limit)
         return try write { db in
             try Self.lockAccount(account, db: db)
             try db.run("DELETE FROM subscriptions WHERE account = $1", [.text(account)])
@@ -31,7 +30,7 @@ extension PostgresStore {
             try Self.insert(topics, account: account, db: db)
             let count = try Self.count(account: account, db: db)
             // Thrown inside the transaction: it is rolled back, so nothing was added.
-            guard count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+            try SubscriptionLimit.check(count, limit: limit)
             return count
         }
     }

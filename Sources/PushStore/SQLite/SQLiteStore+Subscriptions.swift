@@ -14,8 +14,7 @@ extension SQLiteStore {
     // MARK: Subscriptions
 
     package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
-        let unique = Array(Set(topics))
-        guard unique.count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+        let unique = try SubscriptionLimit.distinct(topics, limit: limit)
         return try write { db in
             try db.run("DELETE FROM subscriptions WHERE account = ?", [.text(account)])
             try Self.insert(unique, account: account, db: db)
@@ -28,7 +27,7 @@ extension SQLiteStore {
             try Self.insert(topics, account: account, db: db)
             let count = try Self.count(account: account, db: db)
             // Thrown inside the job: its savepoint is rolled back, so nothing was added.
-            guard count <= limit else { throw StoreError.subscriptionLimitExceeded(limit: limit) }
+            try SubscriptionLimit.check(count, limit: limit)
             return count
         }
     }
