@@ -71,10 +71,11 @@ enum ClientReconcileCommand {
 
     private static func register(_ token: ClientState.Token, _ subscriber: PushSubscriber, _ context: ClientContext) throws {
         guard let platform = Platform(rawValue: token.platform) else { throw CLIError("token.platform is not a platform") }
-        let registration = PushSubscriber.TokenRegistration(
-            deviceId: token.deviceId, platform: platform, token: token.token, p256dh: token.p256dh, auth: token.auth,
-            appId: token.appId, environment: token.environment)
-        _ = try context.call { try await subscriber.setToken(registration) }
+        _ = try context.call {
+            try await subscriber.setToken(.init(deviceId: token.deviceId, platform: platform, token: token.token,
+                                                p256dh: token.p256dh, auth: token.auth, appId: token.appId,
+                                                environment: token.environment))
+        }
     }
 
     private static func describe(_ pass: Reconciler.Pass) -> [String: any Sendable] {

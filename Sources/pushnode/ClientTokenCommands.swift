@@ -12,10 +12,13 @@ import PushProtocol
 enum ClientTokenCommands {
     static func set(_ args: Arguments) throws {
         let context = try ClientContext(args)
-        let registration = PushSubscriber.TokenRegistration(
-            deviceId: try args.required("device"), platform: try platform(args), token: try args.required("token"),
-            p256dh: args.options["p256dh"], auth: args.options["auth"], appId: args.options["app-id"],
-            environment: args.options["environment"])
+        let (device, platform, token) = (try args.required("device"), try platform(args), try args.required("token"))
+        let registration: PushSubscriber.TokenRegistration
+        do {
+            registration = try .init(deviceId: device, platform: platform, token: token, p256dh: args.options["p256dh"],
+                                     auth: args.options["auth"], appId: args.options["app-id"],
+                                     environment: args.options["environment"])
+        } catch { throw context.failure(error, platform: platform) }
         let subscriber = context.subscriber
         let id = try context.call(platform: registration.platform) { try await subscriber.setToken(registration) }
         Output.json(["registrationId": id])

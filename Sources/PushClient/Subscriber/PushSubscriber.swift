@@ -5,30 +5,10 @@ import PushSupport
 /// The device side of the node for one account: token registration, space registration, and the
 /// hook from token changes to the `Reconciler`.
 public final class PushSubscriber: Sendable {
-    /// A device token to register (PROTOCOL §3 `POST /v1/tokens`).
-    public struct TokenRegistration: Sendable, Equatable {
-        public var deviceId: String
-        public var platform: Platform
-        /// FCM token, hex APNs/PushKit token, or Web Push endpoint URL. Never logged.
-        public var token: String
-        /// Web Push only: base64url P-256 public key and auth secret.
-        public var p256dh: String?
-        public var auth: String?
-        public var appId: String?
-        /// APNs only: `production` or `development`.
-        public var environment: String?
-
-        public init(deviceId: String, platform: Platform, token: String, p256dh: String? = nil, auth: String? = nil,
-                    appId: String? = nil, environment: String? = nil) {
-            self.deviceId = deviceId
-            self.platform = platform
-            self.token = token
-            self.p256dh = p256dh
-            self.auth = auth
-            self.appId = appId
-            self.environment = environment
-        }
-    }
+    /// A device token to register (PROTOCOL §3 `POST /v1/tokens`): the request as the node takes it.
+    /// Web Push keys given as base64url text go through the throwing
+    /// `init(deviceId:platform:token:p256dh:auth:appId:environment:)` below.
+    public typealias TokenRegistration = SetTokenRequest
 
     /// What `revokeToken` achieved. The local logout never waits on it.
     public enum RevokeResult: Sendable, Equatable {
@@ -68,11 +48,7 @@ public final class PushSubscriber: Sendable {
     /// Re-register on every start and on token rotation: it is idempotent.
     @discardableResult
     public func setToken(_ registration: TokenRegistration) async throws(PushClientError) -> String {
-        let body = SetTokenRequest(deviceId: registration.deviceId, platform: registration.platform,
-                                   token: registration.token, p256dh: try Self.base64URL(registration.p256dh, "p256dh"),
-                                   auth: try Self.base64URL(registration.auth, "auth"),
-                                   appId: registration.appId, environment: registration.environment)
-        let answer = try await NodeCall.send(transport, "POST", "/v1/tokens", body: JSON.body(body),
+        let answer = try await NodeCall.send(transport, "POST", "/v1/tokens", body: JSON.body(registration),
                                              as: SetTokenResponse.self)
         log.event("token_set", [("platform", registration.platform.rawValue), ("registration_id", answer.registrationId)])
         reconciler?.trigger(.tokenChanged)
@@ -146,16 +122,6 @@ public final class PushSubscriber: Sendable {
         JSON.body(SpaceRequest(spaceKey: try space.wireSpaceKey(), signature: space.signRegistration(of: accountID)))
     }
 
-    /// A Web Push key given as base64url text, as raw bytes for the wire type.
-    private static func base64URL(_ text: String?, _ field: String) throws(PushClientError) -> [UInt8]? {
-        guard let text else { return nil }
-        do {
-            return try Base64.decodeURL(text)
-        } catch {
-            throw PushClientError(code: .invalidArgument, message: "\(field) is not base64url")
-        }
-    }
-
     private func revoke(_ body: RevokeTokenRequest) async -> RevokeResult {
         let bytes = JSON.body(body)
         var schedule = RetrySchedule(policy: retry)
@@ -201,6 +167,26 @@ public final class PushSubscriber: Sendable {
             return PushClientError(code: .rejected, message: "revoke refused", status: status, apiCode: apiCode)
         case .exhausted, .retryAfterTooLong:
             return PushClientError(code: .network, message: "revoke not confirmed: \(reason.name)")
+        }
+    }
+}
+
+extension PushSubscriber.TokenRegistration {
+    /// A registration whose Web Push keys (the browser's P-256 public key and auth secret) are
+    /// base64url text, as a browser's `PushSubscription.toJSON()` gives them.
+    /// - Throws: `PushClientError` `invalidArgument` when a key is not base64url.
+    public init(deviceId: String, platform: Platform, token: String, p256dh: String?, auth: String?,
+                appId: String? = nil, environment: String? = nil) throws(PushClientError) {
+        self.init(deviceId: deviceId, platform: platform, token: token, p256dh: try Self.bytes(p256dh, "p256dh"),
+                  auth: try Self.bytes(auth, "auth"), appId: appId, environment: environment)
+    }
+
+    private static func bytes(_ base64URL: String?, _ field: String) throws(PushClientError) -> [UInt8]? {
+        guard let base64URL else { return nil }
+        do {
+            return try Base64.decodeURL(base64URL)
+        } catch {
+            throw PushClientError(code: .invalidArgument, message: "\(field) is not base64url")
         }
     }
 }
