@@ -38,6 +38,22 @@ package protocol SQLStore: PushStore {
     func writeStatement(_ sql: String, _ parameters: [SQLParameter]) throws -> Int
     /// Runs the read `sql` and maps its rows.
     func readRows<T>(_ sql: String, _ parameters: [SQLParameter], _ map: (any StoreRow) throws -> T) throws -> [T]
+
+    // MARK: Subscription writes: the steps each dialect takes its own way
+
+    /// A connection inside one of the store's write transactions.
+    associatedtype Connection
+    /// Runs `work` in a write transaction of its own that no other write of `account`'s
+    /// subscriptions runs beside, so that a count taken in it holds until it commits (PostgreSQL
+    /// takes an advisory lock on the account, across nodes; SQLite's one writer runs one job at a time).
+    func writeSubscriptions<T: Sendable>(ofAccount account: String,
+                                         _ work: @escaping @Sendable (Connection) throws -> T) throws -> T
+    /// Deletes all of `account`'s subscriptions.
+    static func deleteSubscriptions(account: String, db: Connection) throws
+    /// Inserts those of `topics` that `account` does not have yet.
+    static func insertSubscriptions(_ topics: [TopicRef], account: String, db: Connection) throws
+    /// How many subscriptions `account` has.
+    static func countSubscriptions(account: String, db: Connection) throws -> Int
 }
 
 extension SQLStore {
@@ -66,6 +82,26 @@ extension SQLStore {
         Dictionary(uniqueKeysWithValues: try readRows("SELECT app_id, count(*) FROM registrations GROUP BY app_id", []) {
             ($0.text(0), $0.int(1))
         })
+    }
+
+    package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
+        let unique = try SubscriptionLimit.distinct(topics, limit: limit)
+        return try writeSubscriptions(ofAccount: account) { db in
+            try Self.deleteSubscriptions(account: account, db: db)
+            try Self.insertSubscriptions(unique, account: account, db: db)
+            return unique.count
+        }
+    }
+
+    package func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
+        try writeSubscriptions(ofAccount: account) { db in
+            try Self.insertSubscriptions(topics, account: account, db: db)
+            let count = try Self.countSubscriptions(account: account, db: db)
+            // Thrown inside the write (PostgreSQL's transaction, the savepoint of SQLite's job): it
+            // is rolled back, so nothing was added.
+            try SubscriptionLimit.check(count, limit: limit)
+            return count
+        }
     }
 
     package func addSpace(_ spaceKey: String, account: String, at date: Date) throws {

@@ -74,10 +74,6 @@ public enum SpaceKeyFile {
                                 payloadKey: keys.payloadKey.base64, keyId: keys.keyId)
         var bytes = ((try? JSON.pretty(contents)) ?? []) + Array("\n".utf8)
         defer { ConstantTime.wipe(&bytes) }
-        let created: Bool
-        do { created = try SecretFile.createExclusively(path, contents: bytes) } catch {
-            throw OwnerOnlyFile.failure(error.description)
-        }
-        guard created else { throw OwnerOnlyFile.failure("cannot create \(path): \(String(cString: strerror(EEXIST)))") }
+        try OwnerOnlyFile.create(path, contents: bytes)
     }
 }

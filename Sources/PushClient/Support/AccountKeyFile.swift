@@ -48,11 +48,9 @@ public enum AccountKeyFile {
 
     /// Writes `key`'s seed to a new file at `path` (mode 0600, never replacing a file).
     public static func save(_ key: AccountKey, to path: String) throws(PushClientError) {
-        let created: Bool
-        do { created = try SecretFile.createExclusively(path, contents: Array((Hex.encode(key.keyPair.seed) + "\n").utf8)) } catch {
-            throw failure(error.description)
-        }
-        guard created else { throw failure("cannot create \(path): \(String(cString: strerror(EEXIST)))") }
+        var bytes = Array((Hex.encode(key.keyPair.seed) + "\n").utf8)
+        defer { ConstantTime.wipe(&bytes) }
+        try OwnerOnlyFile.create(path, contents: bytes)
     }
 
     private static func failure(_ message: String) -> PushClientError { OwnerOnlyFile.failure(message) }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: a connection moves between threads but is used by one thread at a time
 /// (a pool checks it out for one transaction or read).
-final class PGConnection: @unchecked Sendable {
+package final class PGConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Statement names by SQL text; each is prepared once per connection, on first use.
     private var prepared: [String: String] = [:]

@@ -5,8 +5,7 @@ extension PostgresStore {
     // MARK: Spaces
 
     package func removeSpace(_ spaceKey: String, account: String) throws {
-        try write { db in
-            try Self.lockAccount(account, db: db)
+        try writeSubscriptions(ofAccount: account) { db in
             try db.run("DELETE FROM spaces WHERE account = $1 AND space_key = $2", [.text(account), .text(spaceKey)])
             try db.run("DELETE FROM subscriptions WHERE account = $1 AND space_key = $2", [.text(account), .text(spaceKey)])
         }
@@ -14,35 +13,13 @@ extension PostgresStore {
 
     // MARK: Subscriptions
 
-    package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
-        let unique = try SubscriptionLimit.distinct(topics, limit: limit)
-        return try write { db in
-            try Self.lockAccount(account, db: db)
-            try db.run("DELETE FROM subscriptions WHERE account = $1", [.text(account)])
-            try Self.insert(unique, account: account, db: db)
-            return unique.count
-        }
-    }
-
-    package func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
-        try write { db in
-            try Self.lockAccount(account, db: db)
-            try Self.insert(topics, account: account, db: db)
-            let count = try Self.count(account: account, db: db)
-            // Thrown inside the transaction: it is rolled back, so nothing was added.
-            try SubscriptionLimit.check(count, limit: limit)
-            return count
-        }
-    }
-
     package func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
-        try write { db in
-            try Self.lockAccount(account, db: db)
+        try writeSubscriptions(ofAccount: account) { db in
             try db.run("""
                 DELETE FROM subscriptions s USING unnest($2::text[], $3::text[]) AS t(space_key, topic)
                 WHERE s.account = $1 AND s.space_key = t.space_key AND s.topic = t.topic
                 """, [.text(account), .textArray(topics.map(\.spaceKey.string)), .textArray(topics.map(\.topic))])
-            return try Self.count(account: account, db: db)
+            return try Self.countSubscriptions(account: account, db: db)
         }
     }
 
@@ -76,12 +53,20 @@ extension PostgresStore {
     }
 
     /// Serializes the subscription writes of one account across nodes (the limit check counts after
-    /// inserting), for the length of the transaction.
-    private static func lockAccount(_ account: String, db: PGConnection) throws {
-        try db.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("subscriptions/" + account)])
+    /// inserting) with an advisory lock held for the length of the transaction.
+    package func writeSubscriptions<T: Sendable>(ofAccount account: String,
+                                         _ work: @escaping @Sendable (PGConnection) throws -> T) throws -> T {
+        try write { db in
+            try db.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("subscriptions/" + account)])
+            return try work(db)
+        }
     }
 
-    private static func insert(_ topics: [TopicRef], account: String, db: PGConnection) throws {
+    package static func deleteSubscriptions(account: String, db: PGConnection) throws {
+        try db.run("DELETE FROM subscriptions WHERE account = $1", [.text(account)])
+    }
+
+    package static func insertSubscriptions(_ topics: [TopicRef], account: String, db: PGConnection) throws {
         guard !topics.isEmpty else { return }
         try db.run("""
             INSERT INTO subscriptions (account, space_key, topic)
@@ -90,7 +75,7 @@ extension PostgresStore {
             """, [.text(account), .textArray(topics.map(\.spaceKey.string)), .textArray(topics.map(\.topic))])
     }
 
-    private static func count(account: String, db: PGConnection) throws -> Int {
+    package static func countSubscriptions(account: String, db: PGConnection) throws -> Int {
         try db.query("SELECT count(*) FROM subscriptions WHERE account = $1", [.text(account)]).row(0).int(0)
     }
 }

@@ -13,32 +13,13 @@ extension SQLiteStore {
 
     // MARK: Subscriptions
 
-    package func replaceSubscriptions(ofAccount account: String, with topics: [TopicRef], limit: Int) throws -> Int {
-        let unique = try SubscriptionLimit.distinct(topics, limit: limit)
-        return try write { db in
-            try db.run("DELETE FROM subscriptions WHERE account = ?", [.text(account)])
-            try Self.insert(unique, account: account, db: db)
-            return unique.count
-        }
-    }
-
-    package func addSubscriptions(ofAccount account: String, _ topics: [TopicRef], limit: Int) throws -> Int {
-        try write { db in
-            try Self.insert(topics, account: account, db: db)
-            let count = try Self.count(account: account, db: db)
-            // Thrown inside the job: its savepoint is rolled back, so nothing was added.
-            try SubscriptionLimit.check(count, limit: limit)
-            return count
-        }
-    }
-
     package func removeSubscriptions(ofAccount account: String, _ topics: [TopicRef]) throws -> Int {
         try write { db in
             for ref in topics {
                 try db.run("DELETE FROM subscriptions WHERE account = ? AND space_key = ? AND topic = ?",
                            [.text(account), .text(ref.spaceKey.string), .text(ref.topic)])
             }
-            return try Self.count(account: account, db: db)
+            return try Self.countSubscriptions(account: account, db: db)
         }
     }
 
@@ -75,14 +56,25 @@ extension SQLiteStore {
         return recipients
     }
 
-    private static func insert(_ topics: [TopicRef], account: String, db: SQLiteConnection) throws {
+    /// SQLite's one writer runs one job at a time: no other write sees the account's count change
+    /// before this one commits.
+    package func writeSubscriptions<T: Sendable>(ofAccount account: String,
+                                         _ work: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
+        try write(work)
+    }
+
+    package static func deleteSubscriptions(account: String, db: SQLiteConnection) throws {
+        try db.run("DELETE FROM subscriptions WHERE account = ?", [.text(account)])
+    }
+
+    package static func insertSubscriptions(_ topics: [TopicRef], account: String, db: SQLiteConnection) throws {
         for ref in topics {
             try db.run("INSERT OR IGNORE INTO subscriptions (account, space_key, topic) VALUES (?, ?, ?)",
                        [.text(account), .text(ref.spaceKey.string), .text(ref.topic)])
         }
     }
 
-    private static func count(account: String, db: SQLiteConnection) throws -> Int {
+    package static func countSubscriptions(account: String, db: SQLiteConnection) throws -> Int {
         try db.queryFirst("SELECT count(*) FROM subscriptions WHERE account = ?", [.text(account)]) { $0.int(0) } ?? 0
     }
 }
