@@ -39,18 +39,23 @@ extension PostgresStore {
         let unique = Array(Set(topics))
         guard !unique.isEmpty else { return [] }
         return try read { db in
-            let rows = try db.query("""
-                SELECT DISTINCT r.id, r.account, r.device_id, r.platform
-                FROM unnest($1::text[], $2::text[]) AS t(space_key, topic)
-                JOIN subscriptions s ON s.space_key = t.space_key AND s.topic = t.topic
-                JOIN registrations r ON r.account = s.account
-                """, [.textArray(unique.map(\.spaceKey.string)), .textArray(unique.map(\.topic))]).rows
+            let rows = try db.query(Self.recipientsSQL, [.textArray(unique.map(\.spaceKey.string)), .textArray(unique.map(\.topic))]).rows
             return rows.compactMap { row -> Recipient? in
                 guard let platform = Platform(rawValue: row.text(3)) else { return nil }
                 return Recipient(registrationId: row.text(0), account: row.text(1), deviceId: row.text(2), platform: platform)
             }
         }
     }
+
+    /// The registrations of the subscribers of topics `$1` (space keys) and `$2` (topics, pairwise):
+    /// index lookups per topic (`subscriptions_by_topic`) and per account (`registrations_by_account`)
+    /// however skewed the store, as `PostgresMigrations.version8` declares topics small.
+    static let recipientsSQL = """
+        SELECT DISTINCT r.id, r.account, r.device_id, r.platform
+        FROM unnest($1::text[], $2::text[]) AS t(space_key, topic)
+        JOIN subscriptions s ON s.space_key = t.space_key AND s.topic = t.topic
+        JOIN registrations r ON r.account = s.account
+        """
 
     /// Serializes the subscription writes of one account across nodes (the limit check counts after
     /// inserting) with an advisory lock held for the length of the transaction.
