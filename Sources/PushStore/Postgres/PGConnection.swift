@@ -10,6 +10,8 @@ package final class PGConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Statement names by SQL text; each is prepared once per connection, on first use.
     private var prepared: [String: String] = [:]
+    /// A `BEGIN` not sent yet (`begin()`): it goes out with the transaction's first statement.
+    private var beginPending = false
 
     /// Connects with a `postgres://` URL or a `key=value` conninfo string.
     init(conninfo: String) throws {
@@ -30,8 +32,9 @@ package final class PGConnection: @unchecked Sendable {
     /// False once the server closed the connection or the network failed.
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
-    /// Whether a transaction is open (or failed and not yet rolled back).
+    /// Whether a transaction is open (or failed and not yet rolled back), or begun and not yet sent.
     var isInTransaction: Bool {
+        if beginPending { return true }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
@@ -53,24 +56,73 @@ package final class PGConnection: @unchecked Sendable {
         }
     }
 
-    /// Runs SQL text without parameters (several statements allowed: schema, BEGIN, LISTEN).
+    /// Runs SQL text without parameters (several statements allowed: schema, LISTEN, COMMIT).
     @discardableResult
     func execute(_ sql: String) throws -> PGResult {
-        try check(PQexec(handle, sql))
+        guard beginPending else { return try check(PQexec(handle, sql)) }
+        beginPending = false
+        return try check(PQexec(handle, "BEGIN; " + sql))
     }
+
+    /// Opens a transaction with the next statement: its `BEGIN` is sent in the same round trip
+    /// (`query` pipelines the two, `execute` prefixes it). A lost connection before `COMMIT` still
+    /// loses only an open transaction, which the server rolls back.
+    func begin() { beginPending = true }
 
     /// Runs one statement through its prepared form, with text-format parameters.
     @discardableResult
     func query(_ sql: String, _ values: [PGValue] = []) throws -> PGResult {
+        if beginPending {
+            beginPending = false
+            return try beginAndQuery(sql, values)
+        }
         let name = try statementName(for: sql)
-        let texts = values.map(\.textForm)
-        // strdup'd copies: libpq needs C strings that outlive the Swift temporaries.
-        let cStrings: [UnsafeMutablePointer<CChar>?] = texts.map { $0.flatMap { strdup($0) } }
+        return try withParameters(values) { count, parameters in
+            try check(PQexecPrepared(handle, name, count, parameters, nil, nil, 0))
+        }
+    }
+
+    /// `body` with the values as C strings (strdup'd: libpq needs C strings that outlive the Swift temporaries).
+    private func withParameters<T>(_ values: [PGValue],
+                                   _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) throws -> T) throws -> T {
+        let cStrings: [UnsafeMutablePointer<CChar>?] = values.map { $0.textForm.flatMap { strdup($0) } }
         defer { cStrings.forEach { free($0) } }
         let pointers = cStrings.map { UnsafePointer($0) }
-        return try pointers.withUnsafeBufferPointer { buffer in
-            try check(PQexecPrepared(handle, name, Int32(values.count), buffer.baseAddress, nil, nil, 0))
+        return try pointers.withUnsafeBufferPointer { try body(Int32(values.count), $0.baseAddress) }
+    }
+
+    /// `BEGIN`, the statement's `PREPARE` when this connection has not prepared it yet, and the
+    /// statement, in one libpq pipeline: one round trip. The results come back in order, each
+    /// followed by a null, then the sync; after a failure the rest are `PIPELINE_ABORTED`, and the
+    /// first failure is thrown (the transaction is then aborted, as after any failed statement).
+    private func beginAndQuery(_ sql: String, _ values: [PGValue]) throws -> PGResult {
+        let known = prepared[sql]
+        let name = known ?? "pushnode_\(prepared.count)"
+        guard PQenterPipelineMode(handle) == 1 else { throw lastError() }
+        defer { PQexitPipelineMode(handle) }
+        var sent = PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+        if known == nil { sent = sent && PQsendPrepare(handle, name, sql, 0, nil) == 1 }
+        sent = try sent && withParameters(values) { count, parameters in
+            PQsendQueryPrepared(handle, name, count, parameters, nil, nil, 0) == 1
         }
+        guard sent && PQpipelineSync(handle) == 1 else { throw lastError() }
+        var outcomes: [Result<PGResult, Error>] = []
+        for _ in 0..<(known == nil ? 3 : 2) {
+            guard let raw = PQgetResult(handle) else { throw lastError() }
+            outcomes.append(Result { try check(raw) })
+            while let extra = PQgetResult(handle) { PQclear(extra) }  // the command's end (a null)
+        }
+        guard let sync = PQgetResult(handle) else { throw lastError() }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        guard synced else { throw lastError() }
+        if known == nil, case .success = outcomes[1] { prepared[sql] = name }
+        for outcome in outcomes { _ = try outcome.get() }
+        return try outcomes[outcomes.count - 1].get()
+    }
+
+    private func lastError() -> PGError {
+        PGError(message: Self.firstLine(PQerrorMessage(handle)), connectionLost: !isHealthy)
     }
 
     /// Rows changed by a statement.

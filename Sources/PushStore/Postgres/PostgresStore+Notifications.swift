@@ -2,48 +2,72 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
-    /// One transaction of four round trips whatever the fan-out (more with `replaces`): `BEGIN`, the
-    /// idempotency upsert, one statement for the status log, the notification, its
-    /// `RecipientChunks` (`INSERT … SELECT FROM unnest`) and the `NOTIFY`, and `COMMIT`.
+    /// One transaction of two round trips whatever the fan-out (more with `replaces`): `BEGIN`
+    /// with `enqueueSQL` (the idempotency claim, the notification, its status log, its
+    /// `RecipientChunks` and the `NOTIFY`), and `COMMIT`. A duplicate reads the first
+    /// notification's id once more.
     package func enqueue(_ notification: NotificationRecord, deliveries: [Delivery], superseding: Supersession?,
                         caller: String, key: IdempotencyKey?, duplicateSince: Date) throws -> EnqueueResult {
         let created = notification.createdAt.unixMilliseconds
         let expires = notification.expiresAt.unixMilliseconds
+        let chunks = RecipientChunks.chunks(of: deliveries)
         return try hooks.announce(write { db -> EnqueueResult in
-            if let key, let first = try Self.claimKey(key, caller: caller, notification: notification.id, at: created,
-                                                      since: duplicateSince, db: db) {
+            var statementKey = key
+            var superseded = 0
+            if let superseding {
+                // The key first, on its own: a duplicate withdraws nothing.
+                if let key, let first = try Self.claimKey(key, caller: caller, notification: notification.id, at: created,
+                                                          since: duplicateSince, db: db) {
+                    return EnqueueResult(.duplicate(first))
+                }
+                superseded = try Self.supersede(superseding, caller: caller, db: db)
+                statementKey = nil
+            }
+            let claimed = try db.query(Self.enqueueSQL, [
+                .text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
+                .optionalBytes(notification.payload), .optionalBytes(notification.signature),
+                .optionalText(notification.groupId), .integer(created), .integer(expires),
+                .int(deliveries.count), .text(caller), .textArray(chunks.map(\.provider.rawValue)),
+                .integerArray(chunks.map { Int64($0.part) }), .textArray(chunks.map(\.registrations)),
+                .integerArray(chunks.map { Int64($0.count) }), .text(Self.outboxChannel),
+                .optionalBytes(statementKey?.bytes), .integer(duplicateSince.unixMilliseconds),
+            ]).row(0).bool(0)
+            guard claimed else {
+                guard let key, let first = try Self.accepted(caller: caller, key: key, since: duplicateSince, db: db) else {
+                    throw StoreError.corruptRecord("idempotency record vanished")
+                }
                 return EnqueueResult(.duplicate(first))
             }
-            let superseded = try superseding.map { try Self.supersede($0, caller: caller, db: db) } ?? 0
-            guard !deliveries.isEmpty else {
-                try db.run("INSERT INTO notification_log (id, caller, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-                           [.text(notification.id), .text(caller), .integer(created)])
-                return EnqueueResult(.accepted(notification.id), superseded: superseded)
-            }
-            // The notification, its status log (with the notification's seq), its chunks and the
-            // `NOTIFY` (delivered to listeners at COMMIT, never before) in one statement: one round trip.
-            let chunks = RecipientChunks.chunks(of: deliveries)
-            try db.query("""
-                WITH stored AS (
-                    INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq),
-                logged AS (
-                    INSERT INTO notification_log (id, caller, created_at, seq) SELECT $1, $10, $7, seq FROM stored
-                    ON CONFLICT (id) DO NOTHING),
-                chunks AS (
-                    INSERT INTO recipient_chunks (provider, notification, part, registrations, remaining, created_at, expires_at)
-                    SELECT t.provider, stored.seq, t.part, t.registrations, t.remaining, $7, $8
-                    FROM stored, unnest($11::text[], $12::bigint[], $13::text[], $14::bigint[]) AS t(provider, part, registrations, remaining))
-                SELECT pg_notify($15, '') FROM stored
-                """, [.text(notification.id), .text(notification.kind.rawValue), .optionalText(notification.keyId),
-                      .optionalBytes(notification.payload), .optionalBytes(notification.signature),
-                      .optionalText(notification.groupId), .integer(created), .integer(expires),
-                      .int(deliveries.count), .text(caller), .textArray(chunks.map(\.provider.rawValue)),
-                      .integerArray(chunks.map { Int64($0.part) }), .textArray(chunks.map(\.registrations)),
-                      .integerArray(chunks.map { Int64($0.count) }), .text(Self.outboxChannel)])
             return EnqueueResult(.accepted(notification.id), queued: deliveries.count, superseded: superseded)
         }, unlessListening: configuration.listens)
     }
+
+    /// A Notify's writes in one statement, gated by its idempotency key (`$16`, NULL for none; a
+    /// record since `$17` holds it): the key's record, the notification (when it queues any of its
+    /// `$9` deliveries), the status log with the notification's seq, the chunks and the `NOTIFY`
+    /// (delivered to listeners at COMMIT, never before). Its one row: whether the key was claimed.
+    static let enqueueSQL = """
+        WITH claimed AS (
+            INSERT INTO idempotency (caller, key, notification_id, created_at)
+            SELECT $10::text, $16::bytea, $1::text, $7::bigint WHERE $16::bytea IS NOT NULL
+            ON CONFLICT (caller, key) DO UPDATE
+                SET notification_id = EXCLUDED.notification_id, created_at = EXCLUDED.created_at
+                WHERE idempotency.created_at < $17
+            RETURNING 1),
+        gate AS (SELECT WHERE $16::bytea IS NULL OR EXISTS (SELECT FROM claimed)),
+        stored AS (
+            INSERT INTO notifications (id, kind, key_id, payload, signature, group_id, created_at, expires_at, pending, caller)
+            SELECT $1::text, $2::text, $3::text, $4::bytea, $5::bytea, $6::text, $7::bigint, $8::bigint, $9::integer, $10::text
+            FROM gate WHERE $9::integer > 0 RETURNING seq),
+        logged AS (
+            INSERT INTO notification_log (id, caller, created_at, seq) SELECT $1::text, $10::text, $7::bigint, (SELECT seq FROM stored)
+            FROM gate ON CONFLICT (id) DO NOTHING),
+        chunks AS (
+            INSERT INTO recipient_chunks (provider, notification, part, registrations, remaining, created_at, expires_at)
+            SELECT t.provider, stored.seq, t.part, t.registrations, t.remaining, $7::bigint, $8::bigint
+            FROM stored, unnest($11::text[], $12::bigint[], $13::text[], $14::bigint[]) AS t(provider, part, registrations, remaining))
+        SELECT EXISTS (SELECT FROM gate), (SELECT count(pg_notify($15, '')) FROM stored)
+        """
 
     /// Claims the key unless a record within the window holds it: nil when claimed, else the first
     /// notification's id. A concurrent request with the same key (on any node) waits on the row lock

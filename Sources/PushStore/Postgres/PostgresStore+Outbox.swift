@@ -2,22 +2,34 @@ import Foundation
 import PushProtocol
 
 extension PostgresStore {
+    /// One statement: picks and locks the due rows, marks them claimed (`$4` lease end, `$5` node),
+    /// and reads them with their notification and registration. The read sees the rows as they
+    /// were before the update (one snapshot for the whole statement): attempts before this one.
     private static func claimQuery(_ apps: AppFilter) -> String {
-        StoreColumns.claim + """
+        let registrations = appCondition(apps).isEmpty ? "" : " LEFT JOIN registrations r ON r.id = o.registration"
+        return """
+            WITH picked AS (
+                SELECT o.id FROM outbox o\(registrations)
+                WHERE o.provider = $1 AND o.next_attempt_at <= $2\(appCondition(apps))
+                ORDER BY o.next_attempt_at
+                LIMIT $3
+                FOR UPDATE OF o SKIP LOCKED),
+            claimed AS (
+                UPDATE outbox o SET state = 1, attempts = o.attempts + 1, next_attempt_at = $4, claimed_by = $5
+                FROM picked WHERE o.id = picked.id)
+            """ + StoreColumns.claim + """
 
-            WHERE o.provider = $1 AND o.next_attempt_at <= $2\(appCondition(apps))
+            WHERE o.id IN (SELECT id FROM picked)
             ORDER BY o.next_attempt_at
-            LIMIT $3
-            FOR UPDATE OF o SKIP LOCKED
             """
     }
 
-    /// The claim's `AND …` on the registration's app, as `$4` (one app or an array of them).
+    /// The claim's `AND …` on the registration's app, as `$6` (one app or an array of them).
     private static func appCondition(_ apps: AppFilter) -> String {
         switch apps {
         case .all, .except([]): return ""
-        case .only: return " AND r.app_id = $4"
-        case .except: return " AND (r.id IS NULL OR r.app_id <> ALL($4::text[]))"
+        case .only: return " AND r.app_id = $6"
+        case .except: return " AND (r.id IS NULL OR r.app_id <> ALL($6::text[]))"
         }
     }
 
@@ -30,7 +42,7 @@ extension PostgresStore {
             try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
             var claim = OutboxClaim()
             var dropped: [FinishedDelivery] = []
-            var values: [PGValue] = [.text(provider.rawValue), .integer(nowMs), .int(limit)]
+            var values: [PGValue] = [.text(provider.rawValue), .integer(nowMs), .int(limit), .integer(leaseEnd), .text(nodeID)]
             switch apps {
             case .all, .except([]): break
             case .only(let id): values.append(.text(id))
@@ -49,12 +61,7 @@ extension PostgresStore {
                     claim.orphaned += 1
                 }
             }
-            if !claim.entries.isEmpty {
-                try db.run("""
-                    UPDATE outbox SET state = 1, attempts = attempts + 1, next_attempt_at = $1, claimed_by = $2
-                    WHERE id = ANY($3::bigint[])
-                    """, [.integer(leaseEnd), .text(nodeID), .integerArray(claim.entries.map(\.id))])
-            }
+            // Expired and orphaned rows were marked claimed with the rest; they go now, in the same transaction.
             try Self.deleteEntries(dropped, at: nowMs, db: db)
             return claim
         }

@@ -9,51 +9,49 @@ extension PostgresStore {
     /// `recipient_chunks`, with `values`), oldest notification first, into queued outbox rows due at
     /// their notification's creation (or `nowMs`, if earlier). Chunks another transaction holds
     /// are skipped, or with `waiting` waited for (a withdrawal must see what a concurrent claim
-    /// expanded). A chunk taken whole is deleted, one taken in part keeps the rest. Returns how
-    /// many rows it wrote.
+    /// expanded; it takes every id, `room` = `.max`). A chunk taken whole is deleted, one taken in
+    /// part keeps the rest. Returns how many rows it wrote. One statement per chunk (`expandSQL`).
     @discardableResult
     static func expandChunks(where condition: String, _ values: [PGValue], upTo room: Int, nowMs: Int64, waiting: Bool = false,
                              db: PGConnection) throws -> Int {
         // Waiting, every matching chunk is locked in one statement: after a wait, PostgreSQL drops
         // a row the holder deleted, and with `LIMIT 1` that could end the loop while chunks remain.
-        let lock = waiting ? "FOR UPDATE" : "LIMIT 1 FOR UPDATE SKIP LOCKED"
+        let sql = expandSQL(where: condition, lock: waiting ? "FOR UPDATE" : "LIMIT 1 FOR UPDATE SKIP LOCKED",
+                            parameters: values.count)
         var expanded = 0
         while expanded < room {
-            let found = try db.query("""
-                SELECT provider, notification, part, registrations, created_at, expires_at FROM recipient_chunks
-                WHERE \(condition) ORDER BY notification, part \(lock)
-                """, values)
-            guard found.rowCount > 0 else { break }
-            var taken = 0
-            for chunk in found.rows where expanded + taken < room {
-                taken += try expand(chunk, upTo: room - expanded - taken, nowMs: nowMs, db: db)
-            }
+            let rest = min(room - expanded, Int(Int32.max) - 1)  // `$room + 1` is an int4 too
+            let taken = try db.query(sql, values + [.integer(nowMs), .int(rest)]).rows.reduce(0) { $0 + $1.int(0) }
             expanded += taken
-            // Waiting, every match was in the one result; an empty chunk text gives nothing more.
+            // Waiting, every match was in the one statement; an empty chunk text gives nothing more.
             if waiting || taken == 0 { break }
         }
         return expanded
     }
 
-    /// Moves up to `room` ids of one locked chunk row into the outbox; returns how many.
-    private static func expand(_ chunk: PGRow, upTo room: Int, nowMs: Int64, db: PGConnection) throws -> Int {
-        let key: [PGValue] = [.text(chunk.text(0)), .integer(chunk.int64(1)), .integer(chunk.int64(2))]
-        let (taken, rest) = RecipientChunks.take(room, from: chunk.text(3))
-        let createdAt = chunk.int64(4)
-        try db.run("""
-            INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
-            SELECT $1, registration, $2, $3, $4, $5 FROM unnest($6::text[]) AS t(registration)
-            """, [.integer(chunk.int64(1)), .text(chunk.text(0)), .integer(min(createdAt, nowMs)), .integer(createdAt),
-                  .integer(chunk.int64(5)), .textArray(taken)])
-        if rest.isEmpty {
-            try db.run("DELETE FROM recipient_chunks WHERE provider = $1 AND notification = $2 AND part = $3", key)
-        } else {
-            try db.run("""
-                UPDATE recipient_chunks SET registrations = $4, remaining = remaining - $5
-                WHERE provider = $1 AND notification = $2 AND part = $3
-                """, key + [.text(rest), .int(taken.count)])
-        }
-        return taken.count
+    /// Locks the chunks `condition` matches and moves up to `$(parameters + 2)` ids of each into
+    /// the outbox, due at `min(created_at, $(parameters + 1))`; deletes a chunk taken whole and
+    /// keeps the rest of one taken in part (the text split as `RecipientChunks.take` splits it).
+    /// Rows: the ids taken per chunk.
+    private static func expandSQL(where condition: String, lock: String, parameters: Int) -> String {
+        let now = "$\(parameters + 1)", room = "$\(parameters + 2)"
+        let key = "k.provider = c.provider AND k.notification = c.notification AND k.part = c.part"
+        return """
+            WITH c AS (
+                SELECT provider, notification, part, string_to_array(registrations, '\(RecipientChunks.separator)') AS ids,
+                       created_at, expires_at
+                FROM recipient_chunks WHERE \(condition) ORDER BY notification, part \(lock)),
+            taken AS (
+                INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
+                SELECT c.notification, t.id, c.provider, least(c.created_at, \(now)), c.created_at, c.expires_at
+                FROM c, unnest(c.ids[1:\(room)]) AS t(id)),
+            whole AS (DELETE FROM recipient_chunks k USING c WHERE \(key) AND cardinality(c.ids) <= \(room)),
+            part AS (
+                UPDATE recipient_chunks k
+                SET registrations = array_to_string(c.ids[\(room) + 1:], '\(RecipientChunks.separator)'), remaining = k.remaining - \(room)
+                FROM c WHERE \(key) AND cardinality(c.ids) > \(room))
+            SELECT least(cardinality(c.ids), \(room)) FROM c
+            """
     }
 
     /// Before a claim of `provider`: expands fresh deliveries into the room the due outbox rows

@@ -108,7 +108,7 @@ package final class PostgresStore: PushStore {
     func write<T>(_ work: (PGConnection) throws -> T) throws -> T {
         let started = DispatchTime.now().uptimeNanoseconds
         let result = try retrying(onlyBeforeCommit: true) { connection, commitSent in
-            try connection.execute("BEGIN")
+            connection.begin()  // sent with the first statement
             let value: T
             do { value = try work(connection) } catch {
                 if connection.isHealthy { _ = try? connection.execute("ROLLBACK") }
