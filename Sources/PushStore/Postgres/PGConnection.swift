@@ -32,6 +32,9 @@ package final class PGConnection: @unchecked Sendable {
     /// False once the server closed the connection or the network failed.
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether a pipeline was left unfinished (`beginAndQuery` after the server stopped answering).
+    var isInPipeline: Bool { PQpipelineStatus(handle) != PQ_PIPELINE_OFF }
+
     /// Whether a transaction is open (or failed and not yet rolled back), or begun and not yet sent.
     var isInTransaction: Bool {
         if beginPending { return true }

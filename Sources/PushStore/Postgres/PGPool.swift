@@ -14,7 +14,7 @@ extension ConnectionPool where Connection == PGConnection {
 }
 
 extension PGConnection: PooledConnection {
-    /// A connection left inside a transaction (a caller's bug or a failed rollback) is not reused,
-    /// nor one the server or the network closed.
-    var isReusable: Bool { isHealthy && !isInTransaction }
+    /// A connection left inside a transaction (a caller's bug or a failed rollback) or a pipeline
+    /// is not reused, nor one the server or the network closed.
+    var isReusable: Bool { isHealthy && !isInTransaction && !isInPipeline }
 }
