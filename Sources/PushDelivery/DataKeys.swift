@@ -24,4 +24,25 @@ package enum DataKeys {
     package static func size(of pairs: [(String, String)]) -> Int {
         pairs.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
     }
+
+    /// The data keys of a job as JSON object members (`"k":"v",…`, no braces), rendered once per
+    /// notification: every recipient of one Notify gets the same keys (a 2 KB message is 2.7 KB of
+    /// base64 to scan for escapes), so the delivery engine renders them for a batch's first job of
+    /// each notification and hands the bytes to the rest (`DeliveryJob.dataKeys`).
+    package struct Rendered: Sendable, Equatable {
+        package var members: [UInt8]
+        /// `size(of:)` of the pairs: what FCM counts against its data limit.
+        package var size: Int
+    }
+
+    /// The job's rendered data keys: those it carries, or rendered now.
+    package static func rendered(for job: DeliveryJob) -> Rendered {
+        if let rendered = job.dataKeys { return rendered }
+        let pairs = pairs(for: job)
+        var members: [UInt8] = []
+        members.reserveCapacity(size(of: pairs) + 8 * pairs.count)
+        JSONValue.writeMembers(pairs.map { ($0.0, .string($0.1)) }, to: &members)
+        return Rendered(members: members, size: size(of: pairs))
+    }
 }
+

@@ -29,6 +29,9 @@ package struct DeliveryJob: Sendable, Equatable {
     /// Set for a push the Matrix door queued: the gateways then send the Matrix shapes of
     /// Spec/matrix.md instead of PROTOCOL §5's data keys.
     package var matrix: MatrixPush?
+    /// `DataKeys.rendered(for:)` of this job, when the engine rendered it for the job's
+    /// notification already; nil: the gateway renders it.
+    package var dataKeys: DataKeys.Rendered?
 
     package init(outboxId: Int64, notificationId: String, registrationId: String, registration: DeliveryAddress,
                 kind: NotifyKind, message: SealedMessage?, groupId: String?, createdAt: Date, expiresAt: Date, attempts: Int = 0,

@@ -68,6 +68,13 @@ enum ClaimRow {
     case expired(Int64)
     case orphaned(Int64)
 
+    var id: Int64 {
+        switch self {
+        case .live(let entry): entry.id
+        case .expired(let id), .orphaned(let id): id
+        }
+    }
+
     init(row: some StoreRow, nowMs: Int64) throws {
         let id = row.int64(0)
         let expiresAt = row.int64(3)

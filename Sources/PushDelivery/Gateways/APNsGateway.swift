@@ -63,10 +63,8 @@ package enum APNsGateway: CredentialedProvider {
             (body, pushType, priority) = (payload.bytes, "alert", matrix.prio == .low ? 5 : 10)
         } else {
             let style = APNsPushStyle(job: job, defaultAlert: configuration.defaultAlert, voip: voip)
-            var members: [(String, JSONValue)] = []
-            if let aps = style.aps { members.append(("aps", aps)) }
-            members += DataKeys.pairs(for: job).map { ($0.0, JSONValue.string($0.1)) }
-            (body, pushType, priority) = (JSONValue.object(members).bytes, style.pushType, style.priority)
+            let document = JSONValue.renderedObject(first: style.aps.map { [("aps", $0)] } ?? [], DataKeys.rendered(for: job).members)
+            (body, pushType, priority) = (document.bytes, style.pushType, style.priority)
         }
         let limit = voip ? voipPayloadLimit : payloadLimit
         guard body.count <= limit else { throw .payloadTooLarge(size: body.count, limit: limit) }

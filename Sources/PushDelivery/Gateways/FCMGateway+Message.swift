@@ -7,10 +7,10 @@ extension FCMGateway {
     /// `ttl` the whole seconds left; `collapse_key` = groupId for messages.
     /// `ios`: the same `data` plus an `apns` block with the headers and `aps` a direct APNs
     /// push would carry (`APNsPushStyle`); `apns-expiration` is the job's expiry.
-    static func message(for job: DeliveryJob, data: [(String, String)], ttl: Int, defaultAlert: DefaultAlert) -> JSONValue {
+    static func message(for job: DeliveryJob, data: JSONValue, ttl: Int, defaultAlert: DefaultAlert) -> JSONValue {
         var message: [(String, JSONValue)] = [
             ("token", .string(job.registration.token)),
-            ("data", .strings(data)),
+            ("data", data),
         ]
         if job.registration.platform == .ios {
             message.append(("apns", apnsBlock(for: job, defaultAlert: defaultAlert)))

@@ -35,16 +35,17 @@ package enum FCMGateway: CredentialedProvider {
         guard !job.registration.token.isEmpty else { throw .invalidToken }
         let ttl = job.remainingTTL(at: now)
         guard ttl >= 1 else { throw .expired }
-        let data = job.matrix.map(MatrixFCMData.pairs(for:)) ?? DataKeys.pairs(for: job)
-        let size = DataKeys.size(of: data)
-        guard size <= dataLimit else { throw .payloadTooLarge(size: size, limit: dataLimit) }
-
         let body: [UInt8]
         if let matrix = job.matrix {
+            let data = MatrixFCMData.pairs(for: matrix)
+            let size = DataKeys.size(of: data)
+            guard size <= dataLimit else { throw .payloadTooLarge(size: size, limit: dataLimit) }
             guard platform == .android else { throw .unsupportedKind }
             body = matrixMessage(token: job.registration.token, data: data, priority: matrix.prio, ttl: ttl).bytes
         } else {
-            body = message(for: job, data: data, ttl: ttl, defaultAlert: configuration.defaultAlert).bytes
+            let data = DataKeys.rendered(for: job)
+            guard data.size <= dataLimit else { throw .payloadTooLarge(size: data.size, limit: dataLimit) }
+            body = message(for: job, data: .renderedObject(data.members), ttl: ttl, defaultAlert: configuration.defaultAlert).bytes
         }
         var base = configuration.baseURL
         while base.hasSuffix("/") { base.removeLast() }

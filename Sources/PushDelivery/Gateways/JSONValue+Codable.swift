@@ -1,3 +1,4 @@
+import Foundation
 import PushSupport
 
 /// A `JSONValue` read from and written to a document, so a value the node carries but does not
@@ -40,6 +41,9 @@ extension JSONValue: Codable, Equatable {
         case .object(let members):
             var container = encoder.container(keyedBy: NameKey.self)
             for (key, value) in members { try container.encode(value, forKey: NameKey(key)) }
+        case .renderedObject:
+            // Never on a request's path (gateways write `bytes`): read the written members back.
+            try JSONDecoder().decode(JSONValue.self, from: Data(bytes)).encode(to: encoder)
         }
     }
 
@@ -58,6 +62,8 @@ extension JSONValue: Codable, Equatable {
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.renderedObject(let aFirst, let a), .renderedObject(let bFirst, let b)):
+            return a == b && JSONValue.object(aFirst) == JSONValue.object(bFirst)
         default: return false
         }
     }

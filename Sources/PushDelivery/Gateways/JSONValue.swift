@@ -14,6 +14,8 @@ package enum JSONValue: Sendable {
     case bool(Bool)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// An object of the members `first`, then members already written (`DataKeys.Rendered`).
+    case renderedObject(first: [(String, JSONValue)] = [], [UInt8])
 
     /// An object of string members.
     static func strings(_ pairs: [(String, String)]) -> JSONValue {
@@ -49,13 +51,24 @@ package enum JSONValue: Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                value.write(to: &out)
-            }
+            Self.writeMembers(members, to: &out)
             out.append(UInt8(ascii: "}"))
+        case .renderedObject(let first, let written):
+            out.append(UInt8(ascii: "{"))
+            Self.writeMembers(first, to: &out)
+            if !first.isEmpty && !written.isEmpty { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: written)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// `"key":value` pairs, comma-separated, without the braces.
+    static func writeMembers(_ members: [(String, JSONValue)], to out: inout [UInt8]) {
+        for (index, (key, value)) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            value.write(to: &out)
         }
     }
 

@@ -56,7 +56,7 @@ package struct WebPushGateway: PushGateway {
 
     /// The plaintext of the record: the JSON object of the data keys (PROTOCOL §5).
     package static func plaintext(for job: DeliveryJob) -> [UInt8] {
-        JSONValue.strings(DataKeys.pairs(for: job)).bytes
+        JSONValue.renderedObject(DataKeys.rendered(for: job).members).bytes
     }
 
     /// `POST <endpoint>` with one `aes128gcm` record and the headers `ttl`, `urgency`

@@ -245,7 +245,8 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
         case .log(let record):
             log(record)
         case .finishedTry(let event):
-            log(event.record)
+            // A delivered try logs at debug: its record is not even built when that is off.
+            if log.isEnabled(event.level) { log(event.record) }
             let now = clock.now()
             activity.record(event, at: now)
             if event.outcome == .delivered {
@@ -281,12 +282,16 @@ final class ProviderLane: LongRunning, @unchecked Sendable {
         let now = clock.now()
         let gateway = self.gateway
         let app = key.app
-        var messages: [String: DeliveryJob.SealedMessage] = [:]
-        for entry in entries where messages[entry.notification.id] == nil {
-            messages[entry.notification.id] = entry.sealedMessage
+        // What every recipient of one notification shares, made once per notification.
+        var shared: [String: (message: DeliveryJob.SealedMessage?, dataKeys: DataKeys.Rendered)] = [:]
+        for entry in entries where shared[entry.notification.id] == nil {
+            let message = entry.sealedMessage
+            shared[entry.notification.id] = (message, DataKeys.rendered(for: entry.job(message: message)))
         }
-        let built = ParallelMap.map(entries) { [messages] entry -> (DeliveryJob, Swift.Result<OutboundRequest, GatewayError>) in
-            let job = entry.job(message: messages[entry.notification.id])
+        let built = ParallelMap.map(entries) { [shared] entry -> (DeliveryJob, Swift.Result<OutboundRequest, GatewayError>) in
+            let common = shared[entry.notification.id]
+            var job = entry.job(message: common?.message)
+            job.dataKeys = common?.dataKeys
             guard LaneKey.app(of: job.registration.appId) == app else { return (job, .failure(.appUnconfigured)) }
             do throws(GatewayError) { return (job, .success(try gateway.request(for: job, now: now))) } catch {
                 return (job, .failure(error))

@@ -28,32 +28,67 @@ extension SQLiteStore {
         }
     }
 
+    /// The claim's own rows just written from the chunks (`expandChunks(claimedUntil:)`), by id.
+    private static let freshClaimQuery = StoreColumns.claim + """
+
+        WHERE o.id IN (SELECT value FROM json_each(?))
+        ORDER BY o.id
+        """
+
+    /// Claims the provider's due outbox rows (retries, lapsed leases, rows of older builds), oldest
+    /// due first, then fills the rest of `limit` from the chunks: those rows are written already
+    /// claimed, so a fresh delivery costs one insert here and one delete at completion, with no
+    /// update between. A fresh row of a registration `apps` does not admit is queued instead, for
+    /// its own lane.
     package func claimDue(provider: Provider, apps: AppFilter, limit: Int, now: Date) throws -> OutboxClaim {
         let nowMs = now.unixMilliseconds
         let leaseEnd = now.addingTimeInterval(configuration.claimLease).unixMilliseconds
         return try write { db in
-            try Self.expandForClaim(provider: provider, limit: limit, nowMs: nowMs, db: db)
-            let values: [SQLiteValue] = [.text(provider.rawValue), .integer(nowMs)] + Self.appValues(apps) + [.int(limit)]
-            let rows = try db.query(Self.claimQuery(apps), values) {
-                try ClaimRow(row: $0, nowMs: nowMs)
-            }
             var claim = OutboxClaim()
-            for row in rows {
-                switch row {
-                case .live(let entry):
+            let values: [SQLiteValue] = [.text(provider.rawValue), .integer(nowMs)] + Self.appValues(apps) + [.int(limit)]
+            let due = try db.query(Self.claimQuery(apps), values) { try ClaimRow(row: $0, nowMs: nowMs) }
+            for row in due {
+                if case .live(let entry) = row {
                     try db.run("UPDATE outbox SET state = 1, attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
                                [.integer(leaseEnd), .integer(entry.id)])
-                    claim.entries.append(entry)
-                case .expired(let id):
-                    try Self.deleteEntry(id, outcome: .expired, at: nowMs, db: db)
-                    claim.expired += 1
-                case .orphaned(let id):
-                    // Its registration is gone (pruned or revoked): for the status, the device is dead.
-                    try Self.deleteEntry(id, outcome: .dead, at: nowMs, db: db)
-                    claim.orphaned += 1
                 }
+                try Self.take(row, into: &claim, nowMs: nowMs, db: db)
+            }
+            guard due.count < limit else { return claim }
+            let ids = try Self.expandChunks(where: "provider = ?", [.text(provider.rawValue)], upTo: limit - due.count,
+                                            nowMs: nowMs, claimedUntil: leaseEnd, db: db)
+            guard !ids.isEmpty else { return claim }
+            let fresh = try db.query(Self.freshClaimQuery, [.text(SQLiteJSON.array(ids))]) { row in
+                (row: try ClaimRow(row: row, nowMs: nowMs), appId: row.optionalText(20), due: min(row.int64(2), nowMs))
+            }
+            for (var row, appId, due) in fresh {
+                guard apps.admits(appId) else {
+                    try db.run("UPDATE outbox SET state = 0, attempts = 0, next_attempt_at = ? WHERE id = ?",
+                               [.integer(due), .integer(row.id)])
+                    continue
+                }
+                if case .live(var entry) = row {
+                    entry.attempts = 1  // written as claimed: this is its first try
+                    row = .live(entry)
+                }
+                try Self.take(row, into: &claim, nowMs: nowMs, db: db)
             }
             return claim
+        }
+    }
+
+    /// A claimed row into the claim: sent if live, deleted and counted if expired or orphaned.
+    private static func take(_ row: ClaimRow, into claim: inout OutboxClaim, nowMs: Int64, db: SQLiteConnection) throws {
+        switch row {
+        case .live(let entry):
+            claim.entries.append(entry)
+        case .expired(let id):
+            try deleteEntry(id, outcome: .expired, at: nowMs, db: db)
+            claim.expired += 1
+        case .orphaned(let id):
+            // Its registration is gone (pruned or revoked): for the status, the device is dead.
+            try deleteEntry(id, outcome: .dead, at: nowMs, db: db)
+            claim.orphaned += 1
         }
     }
 
@@ -99,32 +134,45 @@ extension SQLiteStore {
         try deleteEntries([(id, outcome)], at: nowMs, db: db) > 0
     }
 
-    /// `deleteEntry` for many rows in one transaction: a statement per row for the row and its
-    /// registration, then one outcome count and one `pending` update per notification (a batch
-    /// of one notification's fan-out writes them once, not once per row). Returns how many
-    /// notifications went with their last row.
+    /// `deleteEntry` for many rows in one transaction, in a fixed number of statements whatever
+    /// their count (a statement per row was a third of a delivery's store CPU): one `DELETE` of
+    /// every row, one `UPDATE` of the registrations per outcome, then one outcome count and one
+    /// `pending` update per notification. A registration finished more than once in the batch
+    /// keeps the last outcome in `entries` order, and its delivery time when any was delivered.
+    /// Returns how many notifications went with their last row.
     @discardableResult
     static func deleteEntries(_ entries: [(id: Int64, outcome: FinalOutcome)], at nowMs: Int64, db: SQLiteConnection) throws -> Int {
+        guard !entries.isEmpty else { return 0 }
         struct OutcomeKey: Hashable {
             var seq: Int64
             var provider: String
             var outcome: FinalOutcome
         }
+        let deleted = try db.query("""
+            DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?)) RETURNING id, notification, provider, registration
+            """, [.text(SQLiteJSON.array(entries.lazy.map(\.id)))]) { row in
+                (id: row.int64(0), row: (seq: row.int64(1), provider: row.text(2), registration: row.text(3)))
+            }
+        guard !deleted.isEmpty else { return 0 }
+        let rows = Dictionary(deleted, uniquingKeysWith: { first, _ in first })
         var outcomes: [OutcomeKey: Int] = [:]
         var removed: [Int64: Int] = [:]
+        /// Per registration: its last outcome, and whether any row of it was delivered.
+        var registrations: [String: (outcome: FinalOutcome, delivered: Bool)] = [:]
+        var order: [String] = []
         for (id, outcome) in entries {
-            guard let row = try db.queryFirst("DELETE FROM outbox WHERE id = ? RETURNING notification, provider, registration",
-                                              [.integer(id)], { (seq: $0.int64(0), provider: $0.text(1), registration: $0.text(2)) })
-            else { continue }
+            guard let row = rows[id] else { continue }
             outcomes[OutcomeKey(seq: row.seq, provider: row.provider, outcome: outcome), default: 0] += 1
             removed[row.seq, default: 0] += 1
-            if outcome == .delivered {
-                try db.run("UPDATE registrations SET last_outcome = ?, last_delivery_at = ? WHERE id = ?",
-                           [.text(outcome.rawValue), .integer(nowMs), .text(row.registration)])
-            } else if outcome != .superseded {
-                try db.run("UPDATE registrations SET last_outcome = ? WHERE id = ?", [.text(outcome.rawValue), .text(row.registration)])
+            guard outcome != .superseded else { continue }
+            if let known = registrations[row.registration] {
+                registrations[row.registration] = (outcome, known.delivered || outcome == .delivered)
+            } else {
+                registrations[row.registration] = (outcome, outcome == .delivered)
+                order.append(row.registration)
             }
         }
+        try updateRegistrations(order.map { ($0, registrations[$0]!) }, at: nowMs, db: db)
         for (key, count) in outcomes {
             try db.run("""
                 INSERT INTO delivery_outcomes (notification_id, provider, outcome, count)
@@ -138,6 +186,34 @@ extension SQLiteStore {
             gone += try db.run("DELETE FROM notifications WHERE seq = ? AND pending <= 0", [.integer(seq)])
         }
         return gone
+    }
+
+    /// Records finished deliveries on their registrations: one `UPDATE` per outcome (and whether
+    /// it sets the delivery time), over a JSON array of the registration ids.
+    private static func updateRegistrations(_ finished: [(id: String, last: (outcome: FinalOutcome, delivered: Bool))],
+                                            at nowMs: Int64, db: SQLiteConnection) throws {
+        struct Group: Hashable {
+            var outcome: FinalOutcome
+            var delivered: Bool
+        }
+        var groups: [Group: [String]] = [:]
+        var order: [Group] = []
+        for (id, last) in finished {
+            let group = Group(outcome: last.outcome, delivered: last.delivered)
+            if groups[group] == nil { order.append(group) }
+            groups[group, default: []].append(id)
+        }
+        for group in order {
+            let ids = SQLiteValue.text(SQLiteJSON.array(strings: groups[group]!))
+            if group.delivered {
+                try db.run("""
+                    UPDATE registrations SET last_outcome = ?, last_delivery_at = ? WHERE id IN (SELECT value FROM json_each(?))
+                    """, [.text(group.outcome.rawValue), .integer(nowMs), ids])
+            } else {
+                try db.run("UPDATE registrations SET last_outcome = ? WHERE id IN (SELECT value FROM json_each(?))",
+                           [.text(group.outcome.rawValue), ids])
+            }
+        }
     }
 
     /// A status's queued and claimed deliveries (the notification's seq ?1 and id ?2): the log's seq

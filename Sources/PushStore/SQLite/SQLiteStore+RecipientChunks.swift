@@ -36,28 +36,31 @@ extension SQLiteStore {
     }
 
     /// Expands up to `room` ids of the chunks matching `condition` (a `WHERE` clause over
-    /// `recipient_chunks`, with `values`), oldest notification first, into queued outbox rows due at
-    /// their notification's creation (or `nowMs`, if that is earlier). A chunk taken whole is
-    /// deleted, one taken in part keeps the rest. Returns how many rows it wrote.
+    /// `recipient_chunks`, with `values`), oldest notification first, into outbox rows: queued and
+    /// due at their notification's creation (or `nowMs`, if that is earlier), or with
+    /// `claimedUntil`, claimed for their first try until that lease end. A chunk taken whole is
+    /// deleted, one taken in part keeps the rest. Returns the ids of the rows it wrote, in order.
     @discardableResult
     static func expandChunks(where condition: String, _ values: [SQLiteValue], upTo room: Int, nowMs: Int64,
-                             db: SQLiteConnection) throws -> Int {
-        var expanded = 0
-        while expanded < room {
+                             claimedUntil leaseEnd: Int64? = nil, db: SQLiteConnection) throws -> [Int64] {
+        var written: [Int64] = []
+        while written.count < room {
             guard let chunk = try db.queryFirst(nextChunkSQL(where: condition), values, { row in
                     (provider: row.text(0), seq: row.int64(1), part: row.int64(2), registrations: row.text(3),
                      createdAt: row.int64(4), expiresAt: row.int64(5))
                 })
             else { break }
-            let (taken, rest) = RecipientChunks.take(room - expanded, from: chunk.registrations)
+            let (taken, rest) = RecipientChunks.take(room - written.count, from: chunk.registrations)
             let insert = try db.statement("""
-                INSERT INTO outbox (notification, registration, provider, next_attempt_at, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox (notification, registration, provider, attempts, state, next_attempt_at, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            let due = min(chunk.createdAt, nowMs)
+            let claimed: Int64 = leaseEnd == nil ? 0 : 1
+            let next = leaseEnd ?? min(chunk.createdAt, nowMs)
             for registration in taken {
-                try insert.execute([.integer(chunk.seq), .text(registration), .text(chunk.provider), .integer(due),
-                                    .integer(chunk.createdAt), .integer(chunk.expiresAt)])
+                try insert.execute([.integer(chunk.seq), .text(registration), .text(chunk.provider), .integer(claimed),
+                                    .integer(claimed), .integer(next), .integer(chunk.createdAt), .integer(chunk.expiresAt)])
+                written.append(db.lastInsertRowID)
             }
             let key: [SQLiteValue] = [.text(chunk.provider), .integer(chunk.seq), .integer(chunk.part)]
             if rest.isEmpty {
@@ -67,10 +70,9 @@ extension SQLiteStore {
                     UPDATE recipient_chunks SET registrations = ?, remaining = remaining - ? WHERE provider = ? AND notification = ? AND part = ?
                     """, [.text(rest), .int(taken.count)] + key)
             }
-            expanded += taken.count
             if taken.isEmpty { break }  // an empty chunk text: nothing more to take from it
         }
-        return expanded
+        return written
     }
 
     /// The chunk `expandChunks` takes next among those matching `condition`: of the oldest notification.
@@ -79,16 +81,6 @@ extension SQLiteStore {
         SELECT provider, notification, part, registrations, created_at, expires_at FROM recipient_chunks
         WHERE \(condition) ORDER BY notification, part LIMIT 1
         """
-    }
-
-    /// Before a claim of `provider`: expands fresh deliveries into the room the due outbox rows
-    /// leave in a claim of `limit`, so the claim's oldest-due-first order sees both.
-    static func expandForClaim(provider: Provider, limit: Int, nowMs: Int64, db: SQLiteConnection) throws {
-        let due = try db.queryFirst("""
-            SELECT count(*) FROM (SELECT 1 FROM outbox WHERE provider = ? AND next_attempt_at <= ? LIMIT ?)
-            """, [.text(provider.rawValue), .integer(nowMs), .int(limit)]) { $0.int(0) } ?? 0
-        guard due < limit else { return }
-        try expandChunks(where: "provider = ?", [.text(provider.rawValue)], upTo: limit - due, nowMs: nowMs, db: db)
     }
 
     /// Unexpanded deliveries per provider, with the oldest chunk's creation (for `outboxStatistics`).

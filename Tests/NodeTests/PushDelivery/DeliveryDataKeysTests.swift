@@ -31,6 +31,32 @@ import Testing
         #expect(pairs[2].1 == "")
     }
 
+    /// The engine renders a notification's keys once and hands them to each of its jobs: every
+    /// gateway then writes the body it writes without them, byte for byte.
+    @Test(arguments: [NotifyKind.message, .silent, .call])
+    func keysRenderedOnceMakeTheSameBodies(kind: NotifyKind) throws {
+        for platform in [Platform.android, .ios, .apns, .webpush] {
+            let job = Fixtures.job(platform, kind, groupId: "g\"1")
+            var shared = job
+            shared.dataKeys = DataKeys.rendered(for: job)
+            #expect(shared.dataKeys?.size == DataKeys.size(of: DataKeys.pairs(for: job)))
+            #expect(Fixtures.json(JSONValue.renderedObject(shared.dataKeys!.members).bytes) as? [String: String]
+                    == Dictionary(uniqueKeysWithValues: DataKeys.pairs(for: job)))
+            switch platform {
+            case .android, .ios:
+                let configuration = FCMGateway.Configuration(projectId: "p")
+                #expect(try FCMGateway.buildRequest(job: shared, credential: "c", configuration: configuration, now: Fixtures.now).body
+                        == FCMGateway.buildRequest(job: job, credential: "c", configuration: configuration, now: Fixtures.now).body)
+            case .apns:
+                let configuration = APNsGateway.Configuration(topic: "t")
+                #expect(try APNsGateway.buildRequest(job: shared, credential: "c", configuration: configuration, now: Fixtures.now).body
+                        == APNsGateway.buildRequest(job: job, credential: "c", configuration: configuration, now: Fixtures.now).body)
+            default:
+                #expect(WebPushGateway.plaintext(for: shared) == JSONValue.strings(DataKeys.pairs(for: job)).bytes)
+            }
+        }
+    }
+
     @Test func sizeCountsKeysAndValuesInUTF8() {
         #expect(DataKeys.size(of: [("ab", "cd"), ("é", "")]) == 6)
     }

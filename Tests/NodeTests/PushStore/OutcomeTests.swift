@@ -107,6 +107,30 @@ import Testing
         #expect(try last(store, "C", "c-fcm") == (nil, "rejected"))
     }
 
+    /// A registration finished twice in one batch (two notifications to one device) keeps the
+    /// outcome that came last in the batch, and the delivery time of the one delivered.
+    @Test(arguments: StoreKind.available)
+    func aRegistrationFinishedTwiceInABatchKeepsItsLastOutcome(kind: StoreKind) throws {
+        let fixture = try ContractFixture(kind)
+        let store = fixture.store
+        try populate(store)
+        _ = try send(store, "n1")
+        _ = try send(store, "n2")
+        let fcm = try store.claimDue(provider: .fcm, limit: 10, now: t0).entries
+        let ofB = fcm.filter { $0.registration.id == "b-fcm" }.map(\.id).sorted()
+        let ofC = fcm.filter { $0.registration.id == "c-fcm" }.map(\.id).sorted()
+        #expect(ofB.count == 2 && ofC.count == 2)
+        try store.complete([FinishedDelivery(id: ofB[0], outcome: .delivered), FinishedDelivery(id: ofC[0], outcome: .delivered),
+                            FinishedDelivery(id: ofB[1], outcome: .rejected), FinishedDelivery(id: ofC[1], outcome: .superseded)],
+                           at: t0.addingTimeInterval(5))
+        #expect(try last(store, "B", "b-fcm") == (t0.addingTimeInterval(5), "rejected"))
+        #expect(try last(store, "C", "c-fcm") == (t0.addingTimeInterval(5), "delivered"))
+        for id in ["n1", "n2"] {
+            let status = try #require(try store.notificationStatus(id: id, caller: "S"))
+            #expect(counts(status, .fcm).queued + counts(status, .fcm).inFlight == 0)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func aNotifyThatReachedNobodyHasAnEmptyStatusUntilTheRetentionEnds(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
