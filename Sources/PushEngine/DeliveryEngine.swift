@@ -33,6 +33,10 @@ package final class DeliveryEngine: LongRunning {
         package var claimRenewInterval: TimeInterval = 10
         /// How often the per-provider, per-outcome counts are logged (`event=delivery_summary`).
         package var summaryInterval: TimeInterval = 60
+        /// Finished rows deleted per store write under load, and the longest one waits for it
+        /// (`LaneStateMachine.Settings.completionBatch`).
+        package var completionBatch = 64
+        package var completionDelay: TimeInterval = 0.005
 
         package init(policy: RetryPolicy = .default, maxInFlight: Int = 1000, claimBatch: Int = 256,
                     pollInterval: TimeInterval = 1, purgeInterval: TimeInterval = 60, credentialRetry: TimeInterval = 5,
@@ -91,7 +95,8 @@ package final class DeliveryEngine: LongRunning {
         let settings = LaneStateMachine.Settings(
             policy: configuration.policy, maxInFlight: configuration.maxInFlight, claimBatch: configuration.claimBatch,
             pollInterval: configuration.pollInterval, credentialRetry: configuration.credentialRetry,
-            claimRenewInterval: configuration.claimRenewInterval)
+            claimRenewInterval: configuration.claimRenewInterval, completionBatch: configuration.completionBatch,
+            completionDelay: configuration.completionDelay)
         var lanes: [LaneKey: ProviderLane] = [:]
         for route in routes {
             lanes[route.lane] = ProviderLane(

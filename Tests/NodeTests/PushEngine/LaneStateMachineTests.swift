@@ -126,6 +126,41 @@ import PushStore
         #expect(actions.last == delivered(1, 2, 3))  // after the claim, whose sends go first
     }
 
+    /// Under load, finished rows gather for one larger write: until `completionBatch` of them,
+    /// or `completionDelay` after the first pass that saw them, or nothing is left in flight.
+    @Test func finishedRowsGatherWhileTriesAreInFlight() {
+        let lane = LaneUnderTest(maxInFlight: 100, claimBatch: 100, completionBatch: 3, completionDelay: 0.005)
+        let isComplete = { (action: LaneStateMachine.Action) in if case .complete = action { true } else { false } }
+        let rows = (1...8).map { lane.entry($0) }
+        _ = lane.claimOnPass(rows)
+        _ = lane.finished(rows[0], LaneUnderTest.answer(200))
+        #expect(!lane.pass().contains(where: isComplete))
+        #expect(lane.machine.nextPass() == lane.now.addingTimeInterval(0.005))
+        _ = lane.finished(rows[1], LaneUnderTest.answer(200))
+        lane.clock.advance(by: 0.004)
+        #expect(!lane.pass().contains(where: isComplete))
+        lane.clock.advance(by: 0.001)
+        #expect(lane.pass().filter(isComplete) == [delivered(1, 2)])  // the delay, counted from the first
+        #expect(lane.machine.nextPass() > lane.now.addingTimeInterval(0.005))
+        for row in rows[2...4] { _ = lane.finished(row, LaneUnderTest.answer(200)) }
+        #expect(lane.pass().filter(isComplete) == [delivered(3, 4, 5)])  // the batch
+        _ = lane.finished(rows[5], LaneUnderTest.answer(200))
+        #expect(!lane.pass().contains(where: isComplete))
+        _ = lane.finished(rows[6], LaneUnderTest.answer(200))
+        _ = lane.finished(rows[7], LaneUnderTest.answer(503))  // retried: rescheduled at once, not gathered
+        #expect(lane.pass().filter(isComplete) == [delivered(6, 7)])  // nothing left in flight
+    }
+
+    @Test func gatheredRowsAreWrittenAtStop() {
+        let lane = LaneUnderTest(maxInFlight: 100, claimBatch: 100, completionBatch: 10, completionDelay: 1)
+        let rows = (1...2).map { lane.entry($0) }
+        _ = lane.claimOnPass(rows)
+        _ = lane.finished(rows[0], LaneUnderTest.answer(200))
+        #expect(!lane.pass().contains { if case .complete = $0 { true } else { false } })
+        lane.machine.stop()
+        #expect(lane.pass().contains(delivered(1)))
+    }
+
     @Test func stopWaitsForTriesInFlightThenExits() {
         let lane = LaneUnderTest()
         let rows = [lane.entry(1), lane.entry(2)]

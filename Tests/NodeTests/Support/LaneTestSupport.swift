@@ -16,7 +16,8 @@ final class LaneUnderTest {
     var machine: LaneStateMachine
 
     init(provider: Provider = .fcm, credentials: Bool = false, maxInFlight: Int = 8, claimBatch: Int = 4,
-         policy: RetryPolicy = LaneUnderTest.policy, fairShare: FairShare.Settings = .default) {
+         policy: RetryPolicy = LaneUnderTest.policy, fairShare: FairShare.Settings = .default,
+         completionBatch: Int = 1, completionDelay: TimeInterval = 0) {
         let gateway: any PushGateway
         switch provider {
         case .fcm:
@@ -35,7 +36,8 @@ final class LaneUnderTest {
         machine = LaneStateMachine(
             provider: provider, gateway: gateway, hasCredentials: credentials,
             settings: .init(policy: policy, maxInFlight: maxInFlight, claimBatch: claimBatch, pollInterval: 1,
-                            credentialRetry: 5, claimRenewInterval: 10, fairShare: fairShare))
+                            credentialRetry: 5, claimRenewInterval: 10, fairShare: fairShare,
+                            completionBatch: completionBatch, completionDelay: completionDelay))
     }
 
     var now: Date { clock.now }
