@@ -81,16 +81,21 @@ import Testing
         #expect(try fixture.count("notifications") == 0)
     }
 
+    /// Two notifications to everyone on `chats`, their FCM rows claimed (two per registration).
+    private func twoNotificationsClaimed(_ kind: StoreKind) throws -> (ContractFixture, [OutboxEntry]) {
+        let fixture = try ContractFixture(kind)
+        try populate(fixture.store)
+        _ = try send(fixture.store, "n1")
+        _ = try send(fixture.store, "n2")
+        return (fixture, try fixture.store.claimDue(provider: .fcm, limit: 10, now: t0).entries)
+    }
+
     /// The lane completes a batch spanning several notifications' fan-outs: each row counted once
     /// for its own notification, each notification gone with its last row.
     @Test(arguments: StoreKind.available)
     func oneBatchOverSeveralNotificationsCountsEveryRowForItsOwn(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind)
+        let (fixture, fcm) = try twoNotificationsClaimed(kind)
         let store = fixture.store
-        try populate(store)
-        _ = try send(store, "n1")
-        _ = try send(store, "n2")
-        let fcm = try store.claimDue(provider: .fcm, limit: 10, now: t0).entries
         #expect(fcm.count == 4)
         try store.complete(fcm.map { FinishedDelivery(id: $0.id, outcome: $0.registration.id == "b-fcm" ? .delivered : .rejected) },
                            at: t0.addingTimeInterval(2))
@@ -111,12 +116,8 @@ import Testing
     /// outcome that came last in the batch, and the delivery time of the one delivered.
     @Test(arguments: StoreKind.available)
     func aRegistrationFinishedTwiceInABatchKeepsItsLastOutcome(kind: StoreKind) throws {
-        let fixture = try ContractFixture(kind)
+        let (fixture, fcm) = try twoNotificationsClaimed(kind)
         let store = fixture.store
-        try populate(store)
-        _ = try send(store, "n1")
-        _ = try send(store, "n2")
-        let fcm = try store.claimDue(provider: .fcm, limit: 10, now: t0).entries
         let ofB = fcm.filter { $0.registration.id == "b-fcm" }.map(\.id).sorted()
         let ofC = fcm.filter { $0.registration.id == "c-fcm" }.map(\.id).sorted()
         #expect(ofB.count == 2 && ofC.count == 2)
