@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq"),
+        // The one C source of the package: a SQLite VFS writing a commit's WAL frames at once.
+        .target(name: "CSQLiteWALBuffer", dependencies: ["CSQLite"]),
 
         .target(name: "PushCrypto", dependencies: ["CSodium", "COpenSSL"]),
         .target(name: "PushProtocol", dependencies: ["PushCrypto"]),
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "PushNet"),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "PushNet", "PushSupport"]),
         .target(name: "PushMetrics", dependencies: ["PushSupport"]),
-        .target(name: "PushStore", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "CSQLite", "CPostgres"]),
+        .target(name: "PushStore", dependencies: ["PushCrypto", "PushProtocol", "PushSupport", "CSQLite", "CSQLiteWALBuffer", "CPostgres"]),
         .target(name: "PushDelivery", dependencies: ["PushCrypto", "PushProtocol", "PushSupport"]),
         .target(name: "PushEngine", dependencies: [
             "PushDelivery", "PushStore", "PushMetrics", "PushNet", "HTTPClient", "PushCrypto", "PushProtocol", "PushSupport"]),

@@ -85,7 +85,7 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
             defer { condition.unlock() }
             if pending.isEmpty {
                 leader = .nobody
-                condition.broadcast()
+                wakeWriterIfClosing()
             } else if started && !closed {
                 leader = .writer
                 condition.broadcast()
@@ -142,7 +142,6 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
             }
             guard !pending.isEmpty else {
                 leader = .nobody
-                condition.broadcast()
                 condition.unlock()
                 continue
             }
@@ -154,6 +153,14 @@ package final class GroupCommitWriter: LongRunning, @unchecked Sendable {
         // self-contained file (committed data was already durable in the WAL either way).
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         ended.open()
+    }
+
+    /// Wakes the writer thread to end, when it is closing and nobody leads any more: the only
+    /// change of `leader` to `.nobody` it waits for. Not otherwise: the writer thread sleeps
+    /// through the lone writes its callers commit themselves (a wake-up per Notify cost a futex
+    /// wake and two thread switches, about 18 µs of CPU at fan-out 2). Called under the lock.
+    private func wakeWriterIfClosing() {
+        if closed { condition.broadcast() }
     }
 
     /// The queued jobs up to `maxBatch`, or up to the next one that must commit alone (or that one).

@@ -38,7 +38,10 @@ extension SQLiteStore {
             let seq = try db.queryFirst("SELECT coalesce(max(seq), 0) + 1 FROM notifications") { $0.int64(0) } ?? 1
             var bound = parameters
             bound[0] = .integer(seq)
-            let chunks = try db.query(fanOutSQL, bound) { (provider: $0.text(0), count: $0.int(1)) }
+            // Counted afterwards by key: a `RETURNING` clause cost the statement two ephemeral tables
+            // (about half its time at fan-out 2).
+            let written = try db.run(fanOutSQL, bound)
+            let chunks = written == 0 ? [] : try db.query(Self.writtenChunks, [.integer(seq)]) { (provider: $0.text(0), count: $0.int(1)) }
             for chunk in chunks where chunk.count > RecipientChunks.capacity {
                 try Self.splitChunk(provider: chunk.provider, notification: seq, db: db)
             }
@@ -51,6 +54,9 @@ extension SQLiteStore {
             return EnqueueResult(.accepted(notification.id), queued: queued, superseded: superseded)
         })
     }
+
+    /// The chunks `fanOutSQL` wrote for the notification ?1 (part 0 of each provider), by key.
+    static let writtenChunks = "SELECT provider, remaining FROM recipient_chunks WHERE \(RecipientChunks.everyProvider) AND notification = ?1 AND part = 0"
 
     private struct FanOutShape: Hashable {
         var topics: Int
@@ -75,11 +81,9 @@ extension SQLiteStore {
     /// ?5/?6 excluded (account, deviceId), then a (spaceKey, topic) pair per topic from ?7, then the
     /// enabled platforms. Call routing: `apns_voip` gets calls only, and a device with an enabled
     /// `apns_voip` registration gets a call there only. Writes one chunk per provider, whatever its
-    /// size, as part 0 (the caller splits the large ones); rows: each chunk's provider and id count.
+    /// size, as part 0 (the caller splits the large ones, and reads the counts by `writtenChunks`).
     static func fanOutSQL(topics: Int, platforms: [Platform], kind: NotifyKind) -> String {
         let providerOf = Platform.allCases.map { "WHEN '\($0.rawValue)' THEN '\($0.provider.rawValue)'" }.joined(separator: " ")
-        // Numbered throughout: a bare `?` would take the number after the largest one parsed so far.
-        let pairs = (0..<topics).map { "(?\(7 + 2 * $0), ?\(8 + 2 * $0))" }.joined(separator: ", ")
         let enabled = (0..<platforms.count).map { "?\(7 + 2 * topics + $0)" }.joined(separator: ", ")
         let voip = Platform.apnsVoip.rawValue
         var routing: String
@@ -92,24 +96,39 @@ extension SQLiteStore {
                      WHERE v.account = r.account AND v.device_id = r.device_id AND v.platform = '\(voip)'))
                 """ : ""
         }
-        // The topics are joined as a VALUES table: `(spaceKey, topic) IN (VALUES …)` made SQLite scan
-        // the whole subscriptions index (21 ms per Notify beside 200k other subscriptions, 0.2 ms
-        // joined). The covering index `registrations_by_account_platform` answers the rest, one
-        // search per account: the unary `+` keeps SQLite from searching once per (account, enabled
-        // platform), which took twice as long with five platforms enabled.
+        // The covering index `registrations_by_account_platform` answers the rest, one search per
+        // account: the unary `+` keeps SQLite from searching once per (account, enabled platform),
+        // which took twice as long with five platforms enabled.
         return """
             INSERT INTO recipient_chunks (provider, notification, part, registrations, remaining, created_at, expires_at)
             SELECT provider, ?1, 0, group_concat(id, '\(RecipientChunks.separator)'), count(*), ?2, ?3
             FROM (SELECT r.id AS id, CASE r.platform \(providerOf) END AS provider
                   FROM registrations r
-                  WHERE r.account IN (SELECT s.account FROM (VALUES \(pairs)) v
-                                      JOIN subscriptions s ON s.space_key = v.column1 AND s.topic = v.column2)
+                  WHERE r.account IN (\(subscribedAccounts(topics: topics)))
                     AND +r.platform IN (\(enabled))
                     AND r.account IS NOT ?4
                     AND NOT (r.account IS ?5 AND r.device_id IS ?6)
                     \(routing))
             GROUP BY provider
-            RETURNING provider, remaining
             """
+    }
+
+    /// Topics the statement takes as a compound of one index search each; past this many, as a
+    /// `VALUES` table (SQLite allows 500 terms in a compound `SELECT`).
+    static let compoundTopics = 32
+
+    /// The accounts subscribed to any of `topics` topics, a (spaceKey, topic) pair each from ?7.
+    /// Up to `compoundTopics`, a `UNION ALL` of searches: a `VALUES` table joined to the index costs
+    /// SQLite an ephemeral table per Notify. Never `(spaceKey, topic) IN (VALUES …)`, which made
+    /// SQLite scan the whole subscriptions index (21 ms per Notify beside 200k other subscriptions).
+    private static func subscribedAccounts(topics: Int) -> String {
+        // Numbered throughout: a bare `?` would take the number after the largest one parsed so far.
+        let pairs = (0..<topics).map { (space: "?\(7 + 2 * $0)", topic: "?\(8 + 2 * $0)") }
+        guard topics > compoundTopics else {
+            return pairs.map { "SELECT s.account FROM subscriptions s WHERE s.space_key = \($0.space) AND s.topic = \($0.topic)" }
+                .joined(separator: " UNION ALL ")
+        }
+        let values = pairs.map { "(\($0.space), \($0.topic))" }.joined(separator: ", ")
+        return "SELECT s.account FROM (VALUES \(values)) v JOIN subscriptions s ON s.space_key = v.column1 AND s.topic = v.column2"
     }
 }

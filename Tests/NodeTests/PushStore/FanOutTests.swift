@@ -87,6 +87,25 @@ import Testing
         }
     }
 
+    /// Both forms of the SQLite statement's topic search (a compound of searches up to
+    /// `compoundTopics` topics, a `VALUES` table past it) find what the portable rule finds.
+    @Test(arguments: StoreKind.available, [3, SQLiteStore.compoundTopics, SQLiteStore.compoundTopics + 1, 300])
+    func manyTopicsFanOutAsTheRuleDoes(kind: StoreKind, count: Int) throws {
+        let fixture = try ContractFixture(kind)
+        let store = fixture.store
+        try populate(store, seed: 7)
+        // The subscribed topics first and last, topics nobody holds between them.
+        let padding = (0..<max(0, count - Self.topics.count)).map { ref(3, "none\($0)") }
+        let topics = Array(Self.topics.prefix(2)) + padding + Array(Self.topics.suffix(2))
+        let fanOut = FanOut(kind: .message, enabledPlatforms: Set(Platform.allCases))
+        let expected = fanOut.deliveries(to: try store.recipients(of: topics))
+        #expect(!expected.isEmpty)
+        let result = try store.enqueue(notification("n-many"), fanningOut: fanOut, to: topics, caller: "S",
+                                       key: IdempotencyKey(bytes: [42]), duplicateSince: t0.addingTimeInterval(-60))
+        #expect(result == EnqueueResult(.accepted("n-many"), queued: expected.count))
+        #expect(try drainQueued(fixture, id: "n-many") == Set(expected))
+    }
+
     @Test(arguments: StoreKind.available) func callsRingOnlyTheVoipRegistrationOfADevice(kind: StoreKind) throws {
         let fixture = try ContractFixture(kind)
         let store = fixture.store
@@ -143,10 +162,10 @@ import Testing
     /// subscriptions costs every Notify time in proportion to all subscriptions (21 ms beside 200k).
     @Test func theFanOutSearchesByIndexAndScansNothing() throws {
         let fixture = try StoreFixture()
-        for kind in NotifyKind.allCases {
-            let sql = SQLiteStore.fanOutSQL(topics: 3, platforms: Platform.allCases, kind: kind)
+        for (kind, topics) in NotifyKind.allCases.flatMap({ kind in [3, SQLiteStore.compoundTopics + 1].map { (kind, $0) } }) {
+            let sql = SQLiteStore.fanOutSQL(topics: topics, platforms: Platform.allCases, kind: kind)
             let values: [SQLiteValue] = [.integer(1), .integer(0), .integer(0), .null, .null, .null]
-                + (0..<3).flatMap { [SQLiteValue.text("space"), .text("topic\($0)")] } + Platform.allCases.map { .text($0.rawValue) }
+                + (0..<topics).flatMap { [SQLiteValue.text("space"), .text("topic\($0)")] } + Platform.allCases.map { .text($0.rawValue) }
             let plan = try fixture.store.read { db in try db.query("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) } }
             #expect(plan.contains("SEARCH s USING COVERING INDEX subscriptions_by_topic (space_key=? AND topic=?)"), "\(plan)")
             #expect(plan.contains { $0.hasPrefix("SEARCH r USING COVERING INDEX registrations_by_account_platform") }, "\(plan)")
