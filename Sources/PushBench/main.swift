@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 
 /// `PushBench <suite>`: prints figures and ratios measured in one run; never a timed test. `soak`
@@ -23,6 +24,9 @@ func parsed<Options>(_ options: Options?, help: String) -> Options {
     return options
 }
 
+// Line-buffered even when redirected to a file, so a run that is stopped part-way keeps the
+// figures it already printed.
+setvbuf(stdout, nil, _IOLBF, 0)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let rest = Array(arguments.dropFirst())
 do {
