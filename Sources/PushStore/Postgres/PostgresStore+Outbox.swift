@@ -145,7 +145,8 @@ extension PostgresStore {
 
     /// Deletes outbox rows, counts each one's outcome for its notification's status, records it
     /// on the registration (unless superseded: no try; `last_delivery_at` = `nowMs` when
-    /// delivered), and deletes the notifications whose last row they were; returns how many
+    /// delivered; a registration finished twice in the batch keeps the later outcome, as on
+    /// SQLite — `UPDATE … FROM` alone would apply an unspecified one of the two), and deletes the notifications whose last row they were; returns how many
     /// notifications went. `pending` is decremented under the notification's row lock, so two nodes
     /// completing its last two rows at once cannot both miss the zero.
     @discardableResult
@@ -153,8 +154,9 @@ extension PostgresStore {
         guard !finished.isEmpty else { return 0 }
         let done = try db.query("""
             WITH gone AS (
-                DELETE FROM outbox o USING unnest($1::bigint[], $2::text[]) AS f(id, outcome) WHERE o.id = f.id
-                RETURNING o.notification, o.provider, o.registration, f.outcome),
+                DELETE FROM outbox o USING unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS f(id, outcome, ord)
+                WHERE o.id = f.id
+                RETURNING o.notification, o.provider, o.registration, f.outcome, f.ord),
             counted AS (
                 INSERT INTO delivery_outcomes (notification_id, provider, outcome, count)
                 SELECT n.id, g.provider, g.outcome, count(*) FROM gone g JOIN notifications n ON n.seq = g.notification
@@ -162,8 +164,11 @@ extension PostgresStore {
                 ON CONFLICT (notification_id, provider, outcome) DO UPDATE SET count = delivery_outcomes.count + EXCLUDED.count),
             recorded AS (
                 UPDATE registrations r SET last_outcome = g.outcome,
-                    last_delivery_at = CASE WHEN g.outcome = 'delivered' THEN $3 ELSE r.last_delivery_at END
-                FROM gone g WHERE r.id = g.registration AND g.outcome <> 'superseded')
+                    last_delivery_at = CASE WHEN g.delivered THEN $3 ELSE r.last_delivery_at END
+                FROM (SELECT DISTINCT ON (registration) registration, outcome,
+                             bool_or(outcome = 'delivered') OVER (PARTITION BY registration) AS delivered
+                      FROM gone WHERE outcome <> 'superseded' ORDER BY registration, ord DESC) g
+                WHERE r.id = g.registration)
             UPDATE notifications n SET pending = n.pending - g.count
             FROM (SELECT notification, count(*) AS count FROM gone GROUP BY notification) g
             WHERE n.seq = g.notification
