@@ -1,4 +1,4 @@
-import Foundation
+import PushProtocol
 import PushSupport
 
 /// A `JSONValue` read from and written to a document, so a value the node carries but does not
@@ -43,7 +43,7 @@ extension JSONValue: Codable, Equatable {
             for (key, value) in members { try container.encode(value, forKey: NameKey(key)) }
         case .renderedObject:
             // Never on a request's path (gateways write `bytes`): read the written members back.
-            try JSONDecoder().decode(JSONValue.self, from: Data(bytes)).encode(to: encoder)
+            try JSON.decode(JSONValue.self, from: bytes).encode(to: encoder)
         }
     }
 
