@@ -10,7 +10,7 @@ import Testing
 struct PostgresClaimPlanTests {
     @Test func aClaimReadsItsRowsByKey() throws {
         let database = try PGTestDatabase()
-        let store = try PostgresStore(url: database.url, nodeID: "node-a", configuration: .init(poolSize: 2, listens: false))
+        let store = try database.smallStore()  // creates the schema
         defer { store.close() }
         let connection = try database.connect()
         try connection.execute("""
@@ -19,10 +19,8 @@ struct PostgresClaimPlanTests {
             SELECT 1, 'r' || a, 'fcm', a, 0, 1 FROM generate_series(1, 20000) a;
             ANALYZE outbox; ANALYZE notifications;
             PREPARE claim(text, bigint, int, bigint, text) AS \(PostgresStore.claimQuery(.all));
-            SET plan_cache_mode = force_generic_plan;
             """)
-        let plan = try connection.execute("EXPLAIN EXECUTE claim('fcm', 30000, 100, 1, 'x')").rows.map { $0.text(0) }
-            .joined(separator: "\n")
+        let plan = try connection.plan(executing: "claim", "'fcm', 30000, 100, 1, 'x'", mode: "force_generic_plan")
         #expect(!plan.contains("Seq Scan on outbox"), "\(plan)")
         #expect(plan.components(separatedBy: "using outbox_pkey on outbox").count == 3, "\(plan)")  // the update and the read
         #expect(plan.contains("using outbox_due on outbox"), "\(plan)")

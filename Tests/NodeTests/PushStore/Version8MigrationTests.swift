@@ -12,7 +12,7 @@ import Testing
 struct Version8MigrationTests {
     @Test func aSmallTopicBesideAHugeOneIsReadByIndex() throws {
         let database = try PGTestDatabase()
-        let store = try PostgresStore(url: database.url, nodeID: "node-a", configuration: .init(poolSize: 2, listens: false))
+        let store = try database.smallStore()
         defer { store.close() }
         let (bulk, small) = (ref(1, "bulk"), ref(2, "small"))
         let connection = try database.connect()
@@ -26,8 +26,7 @@ struct Version8MigrationTests {
             """)
         let arguments = "'{\(small.spaceKey.string)}', '{small}'"
         for (mode, values) in [("force_generic_plan", "NULL, NULL"), ("force_custom_plan", arguments)] {
-            try connection.execute("SET plan_cache_mode = \(mode)")
-            let plan = try connection.execute("EXPLAIN EXECUTE recipients(\(values))").rows.map { $0.text(0) }.joined(separator: "\n")
+            let plan = try connection.plan(executing: "recipients", values, mode: mode)
             #expect(plan.contains("using subscriptions_by_topic on subscriptions"), "\(mode)\n\(plan)")
             #expect(plan.contains("Index Cond: ((space_key = t.space_key) AND (topic = t.topic))"), "\(mode)\n\(plan)")
             #expect(plan.contains("using registrations_by_account on registrations"), "\(mode)\n\(plan)")
@@ -48,7 +47,7 @@ struct Version8MigrationTests {
             VALUES ('r0', 'A', 'd0', 'android', 'tok-0', 'default', '', 0, 0), ('r1', 'B', 'd1', 'ios', 'tok-1', 'default', '', 0, 0);
             INSERT INTO subscriptions VALUES ('A', '\(spaceKey(1).string)', 'chats'), ('B', '\(spaceKey(1).string)', 'chats');
             """)
-        let store = try PostgresStore(url: database.url, nodeID: "node-a", configuration: .init(poolSize: 2, listens: false))
+        let store = try database.smallStore()
         defer { store.close() }
         #expect(try connection.query("SELECT version FROM pushnode_schema").row(0).int(0) == 8)
         let options = try connection.query("""

@@ -41,4 +41,19 @@ final class PGTestDatabase: @unchecked Sendable {
 
     /// A direct connection, for checks and for breaking things.
     func connect() throws -> PGConnection { try PGConnection(conninfo: url) }
+
+    /// A store on the schema with two connections and no listener (for plan and migration tests).
+    func smallStore() throws -> PostgresStore {
+        try PostgresStore(url: url, nodeID: "node-a", configuration: .init(poolSize: 2, listens: false))
+    }
+}
+
+extension PGConnection {
+    /// The plan PostgreSQL picks for `EXECUTE statement(arguments)` of a statement this connection
+    /// `PREPARE`d, under `plan_cache_mode = mode` (`force_generic_plan` is the plan a reused
+    /// prepared statement gets), as one text.
+    func plan(executing statement: String, _ arguments: String, mode: String) throws -> String {
+        try execute("SET plan_cache_mode = \(mode)")
+        return try execute("EXPLAIN EXECUTE \(statement)(\(arguments))").rows.map { $0.text(0) }.joined(separator: "\n")
+    }
 }
