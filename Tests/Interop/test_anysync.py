@@ -146,7 +146,7 @@ def test_errors_carry_anysync_codes(node):
     assert error.value.code == 1201
     with pytest.raises(DRPCError) as error:
         s.call("SetToken", set_token_request(7, "x"))
-    assert (error.value.code, error.value.message) == (0, "unknown platform 7")
+    assert (error.value.code, error.value.message) == (1200, "unknown platform 7")
     with pytest.raises(DRPCError) as error:
         s.call("Nope")
     assert error.value.code == 0 and "unknown rpc" in error.value.message
@@ -162,17 +162,17 @@ def error_frame(sid, code, text):
     return bytes([3 << 1 | 1]) + bytes([sid, 1, len(data)]) + data
 
 
-def test_a_refusal_of_the_request_is_code_0_with_its_text_on_the_wire(node):
-    # any-sync's rpcerr.Unwrap keeps a code-0 error's text and replaces a registered code's (1200)
-    # with its sentinel: the rule broken reaches the client only as code 0 (Spec/anysync.md "Errors").
+def test_a_refusal_of_the_request_is_1200_with_its_text_on_the_wire(node):
+    # PROTOCOL §8: `Unexpected` (1200) with a text naming the rule or limit, for every refusal without
+    # a code of its own (Spec/anysync.md "Errors").
     s = node.session()
     with pytest.raises(DRPCError) as error:
         s.call("Notify", topics_request([topic("chats")]))  # a NotifyRequest without its message
-    assert error.value.frame == error_frame(1, 0, "push: message is required")
+    assert error.value.frame == error_frame(1, 1200, "push: message is required")
     short_key = (SPACE_PUB[:31], "chats", SPACE.sign(b"chats"))
     with pytest.raises(DRPCError) as error:
         s.call("Subscribe", topics_request([short_key]))
-    assert error.value.frame == error_frame(2, 0, "expect ed25519 public key data size to be 32")
+    assert error.value.frame == error_frame(2, 1200, "expect ed25519 public key data size to be 32")
     sealed = os.urandom(60)
     with pytest.raises(DRPCError) as error:
         s.call("Notify", notify_request([topic("chats")], sha256_hex(b"k"), sealed, os.urandom(64)))

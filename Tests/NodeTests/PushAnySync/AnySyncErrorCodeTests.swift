@@ -33,21 +33,21 @@ import Testing
                 #expect(AnySyncErrorCode.reply(for: .refused(code, "whatever")) == .error(code: drpc, message: row.text))
             }
         }
-        #expect(own.union([.internal]) == Set(AnySyncErrorCode.byCode.keys))
-        // Every other refusal of §3.2 is code 0 with the refusal's own text, which the any-sync client
-        // keeps (it maps a registered code such as 1200 to a sentinel and drops the text).
+        #expect(own == Set(AnySyncErrorCode.byCode.keys))
+        // Every other refusal of §3.2 is `Unexpected` (1200) with the refusal's own text, naming the
+        // rule or limit (PROTOCOL §8).
         for code in try ErrorStatusTests.specTable().keys where !own.contains(code) && code != .internal {
-            #expect(AnySyncErrorCode.code(for: code) == AnySyncErrorCode.plain, "\(code.rawValue)")
+            #expect(AnySyncErrorCode.code(for: code) == AnySyncErrorCode.unexpected, "\(code.rawValue)")
             #expect(AnySyncErrorCode.reply(for: .refused(code, "at most 3 topics per request"))
-                    == .error(code: 0, message: "at most 3 topics per request"))
+                    == .error(code: 1200, message: "at most 3 topics per request"))
         }
     }
 
-    @Test func theReferenceNodesUncodedErrorsKeepTheirText() {
+    @Test func refusalsWithoutACodeOfTheirOwnAre1200NamingTheRule() {
         #expect(AnySyncErrorCode.reply(for: .refused(.missingField, "push: message is required", field: "message"))
-                == .error(code: 0, message: "push: message is required"))
+                == .error(code: 1200, message: "push: message is required"))
         #expect(AnySyncErrorCode.reply(for: .refused(.invalidField, "expect ed25519 public key data size to be 32"))
-                == .error(code: 0, message: "expect ed25519 public key data size to be 32"))
+                == .error(code: 1200, message: "expect ed25519 public key data size to be 32"))
     }
 
     @Test func theNodesOwnFailuresAre1200WithAFixedText() {

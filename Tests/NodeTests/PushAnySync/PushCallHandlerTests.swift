@@ -56,9 +56,9 @@ import Testing
         var topic = wire(space.topic("a"))
         topic.spaceKey.removeLast()
         #expect(call("Subscribe", WireBody.topics([topic]))
-                == .error(code: 0, message: "expect ed25519 public key data size to be 32"))
+                == .error(code: 1200, message: "expect ed25519 public key data size to be 32"))
         #expect(call("CreateSpace", WireBody.space(key: topic.spaceKey, signature: []))
-                == .error(code: 0, message: "expect ed25519 public key data size to be 32"))
+                == .error(code: 1200, message: "expect ed25519 public key data size to be 32"))
     }
 
     @Test func spaceSignaturesAre1201WhateverTheirLength() {
@@ -75,9 +75,9 @@ import Testing
         var short = message()
         short.signature.removeLast()
         #expect(call("Notify", WireBody.notify([topic], short)) == Self.invalidSignature)
-        #expect(call("Notify", WireBody.notify([topic], nil)) == .error(code: 0, message: "push: message is required"))
+        #expect(call("Notify", WireBody.notify([topic], nil)) == .error(code: 1200, message: "push: message is required"))
         #expect(call("Notify", WireBody.notify([topic], message(size: 201)))
-                == .error(code: 0, message: "the payload is over 200 bytes"))
+                == .error(code: 1200, message: "the payload is over 200 bytes"))
         #expect(call("Notify", WireBody.notify([topic, forged("x")], message())) == Self.invalidTopicSignature)
         // No topic: Ok with nothing written, once the message's signature verified.
         #expect(call("Notify", WireBody.notify([], message(signedBy: account(2)))) == Self.invalidSignature)
@@ -100,9 +100,9 @@ import Testing
     }
 
     @Test func wireRefusalsAndUnknownRPCs() {
-        #expect(call("SetToken", WireBody.setToken(platform: 7, token: "t")) == .error(code: 0, message: "unknown platform 7"))
-        #expect(call("SetToken", WireBody.setToken(platform: 1, token: "")) == .error(code: 0, message: "token must be 1–4096 characters"))
-        #expect(call("Notify", [0x12, 0x08, 0x0a]) == .error(code: 0, message: "cannot decode the request: truncated input"))
+        #expect(call("SetToken", WireBody.setToken(platform: 7, token: "t")) == .error(code: 1200, message: "unknown platform 7"))
+        #expect(call("SetToken", WireBody.setToken(platform: 1, token: "")) == .error(code: 1200, message: "token must be 1–4096 characters"))
+        #expect(call("Notify", [0x12, 0x08, 0x0a]) == .error(code: 1200, message: "cannot decode the request: truncated input"))
         #expect(call("Nope") == .error(code: 0, message: #"unknown rpc: "/pushproto.Push/Nope""#))
         #expect(handler().handle(rpc: "/other.Service/Notify", body: [])
                 == .error(code: 0, message: #"unknown rpc: "/other.Service/Notify""#))
